@@ -1,0 +1,345 @@
+/// The invariant checker: independent oracles fed by the simulator as events happen, and final
+/// checks at the end of a run. Oracles read the users' intents, the server's transaction log,
+/// what users were told and the observable states; they never ask a strategy what it meant.
+///
+/// Each invariant's definition lives in `InvariantCatalog.swift`.
+struct Monitor {
+    private(set) var violations: [Violation] = []
+    let clientCount: Int
+    /// Entities someone asked to delete so far (user or admin).
+    var deleteIntents = Set<EntityID>()
+    /// Entities whose deletion the server applied.
+    var deletedOnServer = Set<EntityID>()
+    var ghostReported = Set<EntityID>()
+    var resurrectionReported = Set<EntityID>()
+    /// How many transactions each write appeared in.
+    var applications: [WriteID: Int] = [:]
+    /// Queries each client has seen a server-backed result for while connected (the cache a
+    /// persistent client may show offline), per client.
+    var cachedQueries: [[Query]]
+    // Per-command capture.
+    var capturing = false
+    var toldDuringCommand: [UserEvent] = []
+    var beforeResults: [(SubscriptionID, QueryResult?)] = []
+    var beforePending: [WriteID] = []
+
+    init(clients: Int) {
+        clientCount = clients
+        cachedQueries = Array(repeating: [], count: clients)
+    }
+
+    mutating func report(_ v: Violation) { violations.append(v) }
+
+    mutating func liveness(at time: Int64, _ why: String) {
+        report(Violation(.liveness, at: time, why))
+    }
+
+    // MARK: - During the run
+
+    mutating func intent(_ w: UserWrite) {
+        for op in w.ops where op.isDelete { deleteIntents.insert(op.entity) }
+    }
+
+    mutating func connectWhileOffline(_ c: ClientID, at time: Int64) {
+        report(Violation(.noReconnectWhileOffline, at: time, client: c,
+                         "\(c) tried to connect while its device was offline"))
+    }
+
+    mutating func told(_ c: ClientID, _ ev: UserEvent, connected: Bool, query: Query?) {
+        if capturing { toldDuringCommand.append(ev) }
+        if case .subscriptionYielded(_, false) = ev, connected, let q = query, !cachedQueries[c.index].contains(q) {
+            cachedQueries[c.index].append(q)
+        }
+    }
+
+    mutating func applied(_ tx: AppliedTransaction, data: EntityStore, at time: Int64) {
+        for w in tx.writes {
+            let n = (applications[w] ?? 0) + 1
+            applications[w] = n
+            if n == 2 {
+                report(Violation(.noDuplicateApplication, at: time,
+                                 "\(w) took effect on the server twice (tx \(tx.txID) from \(tx.origin) applied it again)"))
+            }
+        }
+        for op in tx.ops {
+            let e = op.entity
+            if op.isDelete {
+                if !deleteIntents.contains(e) && !ghostReported.contains(e) {
+                    ghostReported.insert(e)
+                    report(Violation(.noGhostDeletion, at: time, entity: e,
+                                     "the server deleted \(EntityRef(e, op.namespace)) (tx \(tx.txID) from \(tx.origin)) but nobody asked to delete it"))
+                }
+                deletedOnServer.insert(e)
+            } else if deletedOnServer.contains(e), data.contains(e), !resurrectionReported.contains(e) {
+                resurrectionReported.insert(e)
+                report(Violation(.noResurrection, at: time, entity: e,
+                                 "\(EntityRef(e, op.namespace)) exists again after its deletion was applied (tx \(tx.txID) from \(tx.origin): \(op))"))
+            }
+        }
+    }
+
+    mutating func beforeCommand<S: SyncStrategy>(_ c: ClientID, _ cmd: UserCommand, _ sim: Simulator<S>) {
+        capturing = true
+        toldDuringCommand.removeAll(keepingCapacity: true)
+        if case .write(let w) = cmd {
+            intent(w)
+            let client = sim.client(c)
+            beforePending = client.pendingWrites
+            beforeResults = sim.subscriptions(of: c).map { ($0.0, client.result(of: $0.0)) }
+        }
+    }
+
+    mutating func afterCommand<S: SyncStrategy>(_ c: ClientID, _ cmd: UserCommand, _ sim: Simulator<S>) {
+        capturing = false
+        let t = sim.virtualTime
+        let client = sim.client(c)
+        let link = sim.link(c)
+        switch cmd {
+        case .write(let w):
+            let rejectedNow = toldDuringCommand.contains { if case .writeRejected(w.id, _) = $0 { return true } else { return false } }
+            checkReadYourWrites(c, w, client, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t)
+            checkNested(c, w, client, at: t)
+            checkQueueCap(c, w, client, cap: sim.options.queueCap, rejectedNow: rejectedNow, at: t)
+        case .queryOnce(let r, _):
+            guard link.device == .offline else { break }
+            let failed = toldDuringCommand.contains { if case .queryOnceFailed(r, true, _) = $0 { return true } else { return false } }
+            let answered = toldDuringCommand.contains { if case .queryOnceResult(r) = $0 { return true } else { return false } }
+            if !failed || answered {
+                report(Violation(.queryOnceOfflineFails, at: t, client: c,
+                                 answered ? "\(r) returned a result while \(c) was offline (it must fail: the data may be stale)"
+                                          : "\(r) did not fail at once with the offline error while \(c) was offline"))
+            }
+        case .subscribe(let s, let q):
+            guard link.device == .offline, sim.options.persistence, cachedQueries[c.index].contains(q) else { break }
+            let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
+            if !yielded {
+                report(Violation(.cachedSubscriptionOffline, at: t, client: c,
+                                 "\(s) (\(q)) yielded nothing while \(c) was offline, though a result for it was cached"))
+            }
+        default: break
+        }
+    }
+
+    /// Right after a local write, every subscription that has yielded shows it.
+    mutating func checkReadYourWrites<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C,
+                                                      _ subs: [(SubscriptionID, Query)], rejectedNow: Bool, at t: Int64) {
+        if rejectedNow { return }
+        for (s, q) in subs {
+            guard let r = client.result(of: s) else { continue }
+            for op in w.ops {
+                let e = op.entity
+                switch op {
+                case .create(_, _, let a), .update(_, _, let a):
+                    if let rec = r.record(e) {
+                        for x in a where rec[x.field] != x.value {
+                            report(Violation(.readYourWrites, at: t, client: c, entity: e,
+                                             "right after \(c) wrote \(EntityRef(e, op.namespace)).\(x.field.name) = \(x.value) (\(w.id)), \(s) shows \(rec[x.field].map(\.description) ?? "nothing")"))
+                            return
+                        }
+                    } else if case .create(_, let ns, let a) = op, q.filter == nil || a.contains(q.filter!), ns == q.namespace {
+                        report(Violation(.readYourWrites, at: t, client: c, entity: e,
+                                         "right after \(c) created \(EntityRef(e, ns)) (\(w.id)), \(s) (\(q)) does not show it"))
+                        return
+                    }
+                case .delete:
+                    if r.roots.contains(e) {
+                        report(Violation(.readYourWrites, at: t, client: c, entity: e,
+                                         "right after \(c) deleted \(EntityRef(e, op.namespace)) (\(w.id)), \(s) still shows it"))
+                        return
+                    }
+                case .link, .unlink: break
+                }
+            }
+        }
+    }
+
+    /// A local write to a child in a subscription's result tree must make that subscription yield.
+    mutating func checkNested<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C, at t: Int64) {
+        for (s, before) in beforeResults {
+            guard let before else { continue }
+            for op in w.ops {
+                let e = op.entity
+                guard !before.roots.contains(e), let rec = before.record(e) else { continue }
+                let changes: Bool
+                switch op {
+                case .update(_, _, let a): changes = a.contains { rec[$0.field] != $0.value }
+                case .delete: changes = true
+                default: changes = false
+                }
+                guard changes else { continue }
+                let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
+                if !yielded {
+                    report(Violation(.nestedSubscriptionReyields, at: t, client: c, entity: e,
+                                     "\(c) changed \(EntityRef(e, rec.namespace)), a child in \(s)'s result tree, and \(s) did not yield"))
+                    return
+                }
+            }
+        }
+    }
+
+    /// At the cap, a new write is refused with a visible error or accepted; nothing queued vanishes.
+    mutating func checkQueueCap<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C, cap: Int, rejectedNow: Bool, at t: Int64) {
+        guard beforePending.count >= cap else { return }
+        let after = Set(client.pendingWrites)
+        if !after.contains(w.id) && !rejectedNow && applications[w.id] == nil {
+            report(Violation(.queueCapNoSilentDrop, at: t, client: c,
+                             "with \(beforePending.count) writes queued (cap \(cap)), \(w.id) was neither queued nor refused with an error"))
+            return
+        }
+        for p in beforePending where !after.contains(p) && applications[p] == nil {
+            let told = toldDuringCommand.contains { if case .writeRejected(p, _) = $0 { return true } else { return false } }
+            if !told {
+                report(Violation(.queueCapNoSilentDrop, at: t, client: c,
+                                 "queued write \(p) disappeared without being applied or rejected when \(w.id) arrived at the cap"))
+                return
+            }
+        }
+    }
+
+    // MARK: - At the end
+
+    mutating func finish<S: SyncStrategy>(_ sim: Simulator<S>) {
+        let h = sim.history
+        let t = sim.virtualTime
+        let data = sim.serverData
+        let rejected = h.rejectedWrites
+        finishConvergence(sim, rejected: rejected, at: t)
+        // noLostAcknowledgedWrite: every accepted client write is applied, rejected, or still pending.
+        var pendingNow = Set<WriteID>()
+        for i in 0..<sim.clientCount { pendingNow.formUnion(sim.client(ClientID(i)).pendingWrites) }
+        for it in h.intents {
+            guard case .client(let c) = it.origin else { continue }
+            let w = it.write.id
+            if applications[w] == nil && !rejected.contains(w) && !pendingNow.contains(w) {
+                let restart = h.restarts.first { $0.client == c && $0.pendingAtCrash.contains(w) && !$0.pendingAfter.contains(w) }
+                let why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" + (sim.options.persistence ? ")" : "; persistence is off)") } ?? ""
+                report(Violation(.noLostAcknowledgedWrite, at: t, client: c, entity: it.write.ops.first?.entity,
+                                 "\(c)'s write \(w) (\(it.write)) was never applied and the user was never told it failed\(why)"))
+            }
+        }
+        finishFieldOrder(sim, data: data, rejected: rejected, at: t)
+        finishTyping(h, data: data, rejected: rejected, at: t)
+    }
+
+    mutating func finishConvergence<S: SyncStrategy>(_ sim: Simulator<S>, rejected: Set<WriteID>, at t: Int64) {
+        let data = sim.serverData
+        for i in 0..<sim.clientCount {
+            let c = ClientID(i)
+            let client = sim.client(c)
+            for (s, q) in sim.subscriptions(of: c) {
+                let expected = q.evaluate(data)
+                guard let r = client.result(of: s) else {
+                    report(Violation(.convergence, at: t, client: c, "\(s) (\(q)) never yielded a result"))
+                    continue
+                }
+                if r != expected {
+                    report(Violation(.convergence, at: t, client: c, entity: Self.firstDifference(r, expected),
+                                     "\(s) (\(q)) shows \(Self.describeDifference(r, expected))"))
+                }
+            }
+            let stuck = client.pendingWrites.filter { !rejected.contains($0) }
+            if !stuck.isEmpty {
+                report(Violation(.convergence, at: t, client: c,
+                                 "\(stuck.count) write(s) still pending after heal: \(stuck.prefix(5).map(\.description).joined(separator: ", "))"))
+            }
+        }
+    }
+
+    static func firstDifference(_ a: QueryResult, _ b: QueryResult) -> EntityID? {
+        let ids = Set(a.entries.map(\.id)).union(b.entries.map(\.id)).sorted()
+        return ids.first { a.record($0) != b.record($0) }
+    }
+
+    static func describeDifference(_ a: QueryResult, _ b: QueryResult) -> String {
+        guard let e = firstDifference(a, b) else { return "a different tree shape than the server" }
+        let x = a.record(e), y = b.record(e)
+        let ns = (x ?? y)!.namespace
+        let ref = EntityRef(e, ns)
+        switch (x, y) {
+        case (nil, _?): return "no \(ref), which the server has"
+        case (_?, nil): return "\(ref), which the server does not have"
+        case (let x?, let y?): return "\(ref)\(x.summary) but the server has \(y.summary)"
+        default: return "a difference"
+        }
+    }
+
+    /// lwwConvergence and disjointFieldMerge: the final value of each (entity, field) must be the
+    /// value of the winning write under the strategy's declared arbitration.
+    mutating func finishFieldOrder<S: SyncStrategy>(_ sim: Simulator<S>, data: EntityStore, rejected: Set<WriteID>, at t: Int64) {
+        let h = sim.history
+        let arbitration = sim.strategy.info.arbitration
+        // Position of the last transaction that carried each write, and the last transaction that
+        // assigned each (entity, field), with whether one of its intents targeted that field.
+        var lastTxOfWrite: [WriteID: Int] = [:]
+        var lastAssign: [UInt64: (tx: Int, targeted: Bool)] = [:]
+        func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
+        for (i, a) in h.applied.enumerated() {
+            var targeted = Set<UInt64>()
+            for w in a.tx.writes {
+                lastTxOfWrite[w] = i
+                if let it = h.intent(w) { for op in it.write.ops { for x in op.assignments { targeted.insert(key(op.entity, x.field)) } } }
+            }
+            for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (i, targeted.contains(k)) } }
+        }
+        var candidates: [UInt64: [(intent: History.Intent, tx: Int, value: FieldValue)]] = [:]
+        for it in h.intents where !rejected.contains(it.write.id) {
+            guard let tx = lastTxOfWrite[it.write.id] else { continue }
+            for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, tx, x.value)) } }
+        }
+        let maxSkew = (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0
+        func skew(_ o: Origin) -> Int64 { if case .client(let c) = o { return sim.options.skew(of: c) } else { return 0 } }
+        for (id, rec) in data.entities {
+            for f in rec.namespace.fields {
+                let k = key(id, f)
+                guard let cands = candidates[k], !cands.isEmpty, let final = rec[f] else { continue }
+                var acceptable: [(History.Intent, FieldValue)] = []
+                switch arbitration {
+                case .serverArrival:
+                    let best = cands.max { ($0.tx, $0.intent.write.id) < ($1.tx, $1.intent.write.id) }!
+                    acceptable = [(best.intent, best.value)]
+                case .clientTimestamp:
+                    let top = cands.map(\.intent.clientTime).max()!
+                    acceptable = cands.filter { $0.intent.clientTime == top }.map { ($0.intent, $0.value) }
+                case .hybridLogicalClock:
+                    // W may win only if no candidate was made so much later that its clock must
+                    // exceed any clock W could have carried (W's time plus the largest skew).
+                    acceptable = cands.filter { w in
+                        !cands.contains { i in i.intent.time + skew(i.intent.origin) > w.intent.time + max(maxSkew, skew(w.intent.origin)) }
+                    }.map { ($0.intent, $0.value) }
+                }
+                if acceptable.contains(where: { $0.1 == final }) { continue }
+                let ref = EntityRef(id, rec.namespace)
+                let want = acceptable.map { "\($0.1) (\($0.0.write.id) by \($0.0.origin))" }.joined(separator: " or ")
+                if let la = lastAssign[k], !la.targeted {
+                    let tx = h.applied[la.tx].tx
+                    report(Violation(.disjointFieldMerge, at: t, entity: id,
+                                     "\(ref).\(f.name) = \(final), expected \(want): tx \(tx.txID) from \(tx.origin) overwrote it while writing other fields (\(tx.writes.map(\.description).joined(separator: ", ")))"))
+                } else {
+                    report(Violation(.lwwConvergence, at: t, entity: id,
+                                     "\(ref).\(f.name) = \(final), but the last write in \(arbitration) order is \(want)"))
+                }
+            }
+        }
+    }
+
+    /// A typing burst that nothing else raced ends at its last keystroke.
+    mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, at t: Int64) {
+        var bursts: [UInt32: [History.Intent]] = [:]
+        for it in h.intents { if let b = it.write.burst { bursts[b, default: []].append(it) } }
+        for b in bursts.keys.sorted() {
+            let keys = bursts[b]!
+            guard let last = keys.last, case .update(let e, let ns, let a)? = last.write.ops.first, let x = a.first else { continue }
+            if rejected.contains(last.write.id) || deleteIntents.contains(e) { continue }
+            let start = keys.first!.time
+            let raced = h.intents.contains { it in
+                it.write.burst != b && it.time >= start && it.write.ops.contains { $0.entity == e && $0.assignments.contains { $0.field == x.field } }
+            }
+            if raced { continue }
+            guard let rec = data[e] else { continue }
+            if rec[x.field] != x.value {
+                report(Violation(.typingConvergesToLastKeystroke, at: t, entity: e,
+                                 "typing burst ended at \(x.value) (\(last.write.id)) but \(EntityRef(e, ns)).\(x.field.name) = \(rec[x.field].map(\.description) ?? "nothing")"))
+            }
+        }
+    }
+}

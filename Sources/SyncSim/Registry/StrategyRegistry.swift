@@ -1,0 +1,21 @@
+/// The built-in strategies by name, and the one place an existential `any SyncStrategy` is
+/// opened into a concrete, specialised simulator (once per run, never per event).
+public enum StrategyRegistry {
+    public static let builtIn: [any SyncStrategy] = [
+        InstantStrategy(),
+    ]
+
+    public static var names: [String] { builtIn.map(\.info.name) }
+
+    public static func named(_ name: String) -> (any SyncStrategy)? {
+        builtIn.first { $0.info.name == name }
+    }
+}
+
+/// Runs any strategy (opening the existential once).
+public func simulate(_ strategy: any SyncStrategy, _ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
+    func open<S: SyncStrategy>(_ s: S) throws -> RunResult {
+        try Simulator.run(s, schedule, seed: seed, trace: trace)
+    }
+    return try open(strategy)
+}

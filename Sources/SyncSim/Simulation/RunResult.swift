@@ -1,0 +1,46 @@
+/// Everything a run produced: identity (seed, strategy, trace hash), final states, violations,
+/// the history the oracles read, and the story lines when the trace was kept.
+public struct RunResult: Sendable {
+    public struct SubscriptionFinal: Sendable {
+        public var id: SubscriptionID
+        public var query: Query
+        /// What the user sees (nil: the subscription never yielded).
+        public var result: QueryResult?
+        /// The server's answer to the same query.
+        public var expected: QueryResult
+    }
+
+    public struct ClientFinal: Sendable {
+        public var client: ClientID
+        public var subscriptions: [SubscriptionFinal]
+        public var pendingWrites: [WriteID]
+    }
+
+    public var strategy: String
+    public var seed: UInt64
+    /// Events the simulator dispatched.
+    public var events: Int
+    /// Events that entered the trace hash.
+    public var traceEvents: Int
+    public var virtualDurationMs: Int64
+    public var traceHash: UInt64
+    public var server: EntityStore
+    public var clients: [ClientFinal]
+    public var violations: [Violation]
+    public var history: History
+    public var trace: [TraceLine]
+    public var settled: Bool
+
+    public var traceHashHex: String {
+        let s = String(traceHash, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+
+    /// The distinct invariants violated, in catalog order.
+    public var violatedInvariants: [InvariantID] {
+        Array(Set(violations.map(\.invariant))).sorted()
+    }
+
+    /// Virtual time from the start of the heal phase to settling (nil: never settled).
+    public var convergenceMs: Int64? { history.settledTime.map { $0 - history.healTime } }
+}

@@ -1,0 +1,626 @@
+/// The deterministic simulator: the only thing that moves messages, time and storage.
+///
+/// One run is a pure function of (strategy, schedule, seed): events are ordered by (virtual time,
+/// insertion sequence); every random choice comes from a stream forked off the seed; no wall
+/// clock, no threads, no I/O. Generic over the strategy, so the hot loop calls concrete machines.
+///
+/// Phases (TigerBeetle's VOPR): a *fault phase* runs the schedule; at `healTime` the *heal phase*
+/// brings every client online and reachable and turns faults off; the run then must *settle*
+/// (no message in flight, no pending write, every subscription equal to the server's answer)
+/// within `settleLimitMs` and `maxEvents`, or it is a liveness failure — never a hang.
+public struct Simulator<S: SyncStrategy> {
+    public typealias Up = S.Client.Up
+    public typealias Down = S.Client.Down
+
+    enum Event {
+        case step(Int)
+        case up(ClientID, Up, epoch: UInt32, msg: UInt32)
+        case down(ClientID, Down, epoch: UInt32, msg: UInt32)
+        case serverSeesConnect(ClientID, epoch: UInt32)
+        case connectResult(ClientID, epoch: UInt32, ok: Bool)
+        case noticeDisconnect(ClientID, incarnation: Int)
+        case clientTimer(ClientID, TimerID, gen: UInt32, incarnation: Int)
+        case serverTimer(TimerID, gen: UInt32)
+        case resolve(ClientID, ConflictID, ConflictChoice, incarnation: Int)
+        case heal
+        case settleCheck
+    }
+
+    public let strategy: S
+    public let schedule: Schedule
+    public let seed: UInt64
+    let compiled: CompiledSchedule
+    public let options: SimulationOptions
+    let transport: Transport
+
+    var now: Int64 = 0
+    var queue = EventQueue<Event>()
+    var clients: [S.Client] = []
+    var durable: [S.Client.Durable?]
+    var incarnation: [Int]
+    var server: S.Server
+    var links: [LinkState]
+    var serverKnowsConnected: [Bool]
+    var disconnectNoticePending: [Bool]
+    var net: NetworkModel
+    var clientTimerGen: [[TimerID: UInt32]]
+    var serverTimerGen: [TimerID: UInt32] = [:]
+    var cOut = ClientOutbox<Up>()
+    var sOut = ServerOutbox<Down>()
+    var recorder: TraceRecorder
+    var nextMessage: UInt32 = 0
+    var inFlight = 0
+    var events = 0
+    public private(set) var history = History()
+    var monitor: Monitor
+    /// Active subscriptions per client (the app's open screens), in id order.
+    var activeSubs: [[(SubscriptionID, Query)]]
+    var deliveredWrites: Set<WriteID> = []
+    var unresolvedConflicts = 0
+    var conflictPrompts = 0
+    var healed = false
+    var finished = false
+    let root: SimRandom
+
+    public init(strategy: S, schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws {
+        self.strategy = strategy
+        self.schedule = schedule
+        self.seed = seed
+        compiled = try schedule.compile()
+        options = schedule.options
+        transport = strategy.transport
+        root = SimRandom(seed: seed)
+        let n = options.clients
+        net = NetworkModel(options: options, random: root.fork(.network))
+        durable = Array(repeating: nil, count: n)
+        incarnation = Array(repeating: 0, count: n)
+        links = Array(repeating: LinkState(), count: n)
+        serverKnowsConnected = Array(repeating: false, count: n)
+        disconnectNoticePending = Array(repeating: false, count: n)
+        clientTimerGen = Array(repeating: [:], count: n)
+        activeSubs = Array(repeating: [], count: n)
+        recorder = TraceRecorder(mode: trace)
+        monitor = Monitor(clients: n)
+        server = strategy.makeServer(ServerContext(clientCount: n, random: root.fork(.server), options: options.strategy))
+        for i in 0..<n { clients.append(strategy.makeClient(clientContext(ClientID(i)), restoring: nil)) }
+        seedInitialData()
+        for (i, e) in compiled.entries.enumerated() { queue.push(at: e.time, .step(i)) }
+        history.healTime = schedule.lastActionTime + 1
+        queue.push(at: history.healTime, .heal)
+    }
+
+    func clientContext(_ c: ClientID) -> ClientContext {
+        let inc = incarnation[c.index]
+        let r = inc == 0 ? root.fork(.client(c.index)) : root.fork(.clientRestart(client: c.index, incarnation: inc))
+        return ClientContext(id: c, clientCount: options.clients, persistence: options.persistence,
+                             queueCap: options.queueCap, random: r, incarnation: inc, options: options.strategy)
+    }
+
+    /// Initial server data goes in as admin writes at time 0, before anything else: the server
+    /// machine stays the only owner of its state.
+    mutating func seedInitialData() {
+        guard !schedule.initial.isEmpty else { return }
+        var ops: [Op] = schedule.initial.map { .create($0.entity, $0.namespace, $0.values) }
+        for e in schedule.initial { for l in e.links { ops.append(.link(e.entity, l.link, l.target)) } }
+        let w = UserWrite(id: WriteID(UInt32.max), ops: ops)
+        recorder.begin(0, 0xA0)
+        w.stableHash(into: &recorder.hasher)
+        if recorder.keepsLines {
+            recorder.line(0, .admin, client: nil, label: "initial data", "server starts with: \(w.description)")
+        }
+        server.handle(.adminWrite(w), now: 0, out: &sOut)
+        drainServer(initial: true)
+    }
+
+    // MARK: - Running
+
+    /// Runs to the end and returns the result. A run always ends: settled, out of time, or out of
+    /// events.
+    public mutating func run() -> RunResult {
+        while !finished, let (t, ev) = queue.pop() {
+            now = t
+            events += 1
+            if events > options.maxEvents {
+                monitor.liveness(at: now, "the run did not settle within \(options.maxEvents) events")
+                break
+            }
+            dispatch(ev)
+        }
+        withMonitor { $0.finish($1) }
+        return makeResult()
+    }
+
+    @inline(__always)
+    mutating func dispatch(_ ev: Event) {
+        switch ev {
+        case .step(let i): runStep(compiled.entries[i])
+        case .up(let c, let m, let epoch, let id): deliverUp(c, m, epoch, id)
+        case .down(let c, let m, let epoch, let id): deliverDown(c, m, epoch, id)
+        case .serverSeesConnect(let c, let epoch):
+            guard links[c.index].epoch == epoch, links[c.index].isUp else { return }
+            serverKnowsConnected[c.index] = true
+            recorder.begin(now, 0x10); recorder.hasher.combine(c.index)
+            server.handle(.clientConnected(c), now: now, out: &sOut)
+            drainServer()
+        case .connectResult(let c, let epoch, let ok):
+            var link = links[c.index]
+            guard link.epoch == epoch, case .connecting = link.connection else { return }
+            let success = ok && link.isUp
+            link.connection = success ? .open(epoch: epoch) : .none
+            links[c.index] = link
+            recorder.begin(now, 0x11); recorder.hasher.combine(c.index); recorder.hasher.combine(success)
+            if recorder.keepsLines {
+                recorder.line(now, .connect, client: c, label: success ? "connected" : "connect failed",
+                              "\(c) " + (success ? "is connected" : "fails to connect"))
+            }
+            clientInput(c, success ? .connected : .disconnected)
+        case .noticeDisconnect(let c, let inc):
+            guard inc == incarnation[c.index], disconnectNoticePending[c.index] else { return }
+            disconnectNoticePending[c.index] = false
+            recorder.begin(now, 0x12); recorder.hasher.combine(c.index)
+            if recorder.keepsLines {
+                recorder.line(now, .connect, client: c, label: "disconnected", "\(c) notices its connection is gone")
+            }
+            clientInput(c, .disconnected)
+        case .clientTimer(let c, let id, let gen, let inc):
+            guard inc == incarnation[c.index], clientTimerGen[c.index][id] == gen else { return }
+            clientTimerGen[c.index][id] = nil
+            recorder.begin(now, 0x13); recorder.hasher.combine(c.index); recorder.hasher.combine(id.raw)
+            if recorder.keepsLines { recorder.line(now, .timer, client: c, label: id.description, "\(c) \(id) fires") }
+            clientInput(c, .timerFired(id))
+        case .serverTimer(let id, let gen):
+            guard serverTimerGen[id] == gen else { return }
+            serverTimerGen[id] = nil
+            recorder.begin(now, 0x14); recorder.hasher.combine(id.raw)
+            if recorder.keepsLines { recorder.line(now, .timer, client: nil, label: id.description, "server \(id) fires") }
+            server.handle(.timerFired(id), now: now, out: &sOut)
+            drainServer()
+        case .resolve(let c, let id, let choice, let inc):
+            unresolvedConflicts -= 1
+            guard inc == incarnation[c.index] else { return }
+            userCommand(c, .resolveConflict(id, choice))
+        case .heal: heal()
+        case .settleCheck: settleCheck()
+        }
+    }
+
+    mutating func runStep(_ e: CompiledSchedule.Entry) {
+        switch e.step {
+        case .boot(let c):
+            recorder.begin(now, 0x20); recorder.hasher.combine(c.index)
+            if recorder.keepsLines { recorder.line(now, .network, client: c, label: "launch", "\(c) launches (online)") }
+            clientInput(c, .network(links[c.index].device))
+        case .user(let c, let cmd): userCommand(c, cmd)
+        case .admin(let w):
+            history.record(.init(write: w, origin: .admin, time: now, clientTime: now, whileDisconnected: false))
+            monitor.intent(w)
+            recorder.begin(now, 0x21); w.stableHash(into: &recorder.hasher)
+            if recorder.keepsLines { recorder.line(now, .admin, client: nil, label: "admin write", "admin writes \(w) (\(w.id))") }
+            server.handle(.adminWrite(w), now: now, out: &sOut)
+            drainServer()
+        case .offline(let c): setDevice(c, .offline)
+        case .online(let c): setDevice(c, .online)
+        case .unreachable(let c): setReachable(c, false)
+        case .reachable(let c): setReachable(c, true)
+        case .restart(let c): restart(c)
+        }
+    }
+
+    mutating func userCommand(_ c: ClientID, _ cmd: UserCommand) {
+        recorder.begin(now, 0x22); recorder.hasher.combine(c.index)
+        switch cmd {
+        case .write(let w):
+            w.stableHash(into: &recorder.hasher)
+            history.record(.init(write: w, origin: .client(c), time: now, clientTime: now + options.skew(of: c),
+                                 whileDisconnected: !links[c.index].isUp))
+        case .subscribe(let s, let q):
+            recorder.hasher.combine(s.raw); q.stableHash(into: &recorder.hasher)
+            activeSubs[c.index].append((s, q))
+            activeSubs[c.index].sort { $0.0 < $1.0 }
+        case .unsubscribe(let s):
+            recorder.hasher.combine(s.raw)
+            activeSubs[c.index].removeAll { $0.0 == s }
+        case .queryOnce(let r, let q): recorder.hasher.combine(r.raw); q.stableHash(into: &recorder.hasher)
+        case .resolveConflict(let id, let ch): recorder.hasher.combine(id.raw); recorder.hasher.combine(ch == .keepLocal)
+        case .forceSync(let ch): recorder.hasher.combine(ch == .keepLocal)
+        }
+        if recorder.keepsLines {
+            var text = "\(c) \(cmd)"
+            if case .write(let w) = cmd { text += " (\(w.id))" }
+            recorder.line(now, .action, client: c, label: "user", text)
+        }
+        withMonitor { $0.beforeCommand(c, cmd, $1) }
+        clientInput(c, .user(cmd))
+        withMonitor { $0.afterCommand(c, cmd, $1) }
+    }
+
+    // MARK: - Clients
+
+    @inline(__always)
+    mutating func clientInput(_ c: ClientID, _ input: ClientInput<Down>) {
+        clients[c.index].handle(input, now: now + options.skew(of: c), out: &cOut)
+        drainClient(c)
+    }
+
+    mutating func drainClient(_ c: ClientID) {
+        if cOut.isEmpty { return }
+        let effects = cOut.effects
+        cOut.removeAll()
+        for e in effects {
+            switch e {
+            case .send(let m): sendUp(c, m)
+            case .connect: connect(c)
+            case .disconnect: closeConnection(c, notifyClient: false, reason: "client closed it")
+            case .setTimer(let id, let after):
+                let gen = (clientTimerGen[c.index][id] ?? 0) &+ 1
+                clientTimerGen[c.index][id] = gen
+                queue.push(at: now + max(0, after), .clientTimer(c, id, gen: gen, incarnation: incarnation[c.index]))
+            case .cancelTimer(let id):
+                clientTimerGen[c.index][id] = nil
+            case .persist:
+                durable[c.index] = clients[c.index].durableState
+            case .event(let ev):
+                recordEvent(c, ev)
+            }
+        }
+        let pending = clients[c.index].pendingWrites.count
+        if pending > history.maxPendingWrites { history.maxPendingWrites = pending }
+    }
+
+    mutating func recordEvent(_ c: ClientID, _ ev: UserEvent) {
+        recorder.begin(now, 0x30); recorder.hasher.combine(c.index)
+        recorder.hasher.combine(ev.description)
+        history.told.append(.init(time: now, client: c, event: ev))
+        if recorder.keepsLines {
+            if case .subscriptionYielded = ev {} else {
+                recorder.line(now, .event, client: c, label: "told", "\(c) \(ev)")
+            }
+        }
+        if case .conflictRaised(let id, _) = ev {
+            let choice = options.conflictPolicy.choice(forPrompt: conflictPrompts)
+            conflictPrompts += 1
+            unresolvedConflicts += 1
+            queue.push(at: now + max(0, options.conflictThinkMs), .resolve(c, id, choice, incarnation: incarnation[c.index]))
+        }
+        var yieldQuery: Query?
+        if case .subscriptionYielded(let s, false) = ev { yieldQuery = activeSubs[c.index].first { $0.0 == s }?.1 }
+        monitor.told(c, ev, connected: links[c.index].isOpen || (transport == .datagram && links[c.index].isUp), query: yieldQuery)
+    }
+
+    mutating func sendUp(_ c: ClientID, _ m: Up) {
+        nextMessage &+= 1
+        let id = nextMessage
+        history.messagesSent += 1
+        recorder.begin(now, 0x40); recorder.hasher.combine(c.index); m.stableHash(into: &recorder.hasher)
+        if recorder.keepsLines {
+            recorder.line(now, .send, client: c, message: id, upward: true, label: m.kind, "\(c) sends \(m)")
+        }
+        var link = links[c.index]
+        let usable = transport == .stream ? link.isOpen : link.isUp
+        guard usable else {
+            lose(c, id, upward: true, transport == .stream ? "no open connection" : "link down")
+            return
+        }
+        switch net.fate(transport) {
+        case .deliver(let after):
+            var at = now + after
+            if transport == .stream { at = max(at, link.lastUpAt); link.lastUpAt = at; links[c.index] = link }
+            inFlight += 1
+            queue.push(at: at, .up(c, m, epoch: link.epoch, msg: id))
+        case .deliverTwice(let a, let b):
+            inFlight += 2
+            queue.push(at: now + a, .up(c, m, epoch: link.epoch, msg: id))
+            queue.push(at: now + b, .up(c, m, epoch: link.epoch, msg: id))
+        case .lose:
+            lose(c, id, upward: true, "dropped by the network")
+        case .reset:
+            lose(c, id, upward: true, "connection reset by the network")
+            closeConnection(c, notifyClient: true, reason: "connection reset")
+        }
+    }
+
+    mutating func lose(_ c: ClientID, _ id: UInt32, upward: Bool, _ why: String) {
+        history.messagesLost += 1
+        recorder.begin(now, 0x41); recorder.hasher.combine(id)
+        if recorder.keepsLines {
+            recorder.line(now, .lose, client: c, message: id, upward: upward, label: "lost",
+                          "message \(id) " + (upward ? "from \(c)" : "to \(c)") + " is lost: \(why)")
+        }
+    }
+
+    mutating func deliverUp(_ c: ClientID, _ m: Up, _ epoch: UInt32, _ id: UInt32) {
+        inFlight -= 1
+        let link = links[c.index]
+        guard link.epoch == epoch, transport == .stream ? link.isOpen : link.isUp else {
+            lose(c, id, upward: true, "the link went down while it was in flight")
+            return
+        }
+        for w in m.carriedWrites where !deliveredWrites.insert(w).inserted { history.duplicateWriteDeliveries += 1 }
+        recorder.begin(now, 0x42); recorder.hasher.combine(id)
+        if recorder.keepsLines {
+            recorder.line(now, .deliver, client: c, message: id, upward: true, label: m.kind, "server receives \(m) from \(c)")
+        }
+        server.handle(.received(from: c, m), now: now, out: &sOut)
+        drainServer()
+    }
+
+    mutating func deliverDown(_ c: ClientID, _ m: Down, _ epoch: UInt32, _ id: UInt32) {
+        inFlight -= 1
+        let link = links[c.index]
+        guard link.epoch == epoch, transport == .stream ? link.isOpen : link.isUp else {
+            lose(c, id, upward: false, "the link went down while it was in flight")
+            return
+        }
+        recorder.begin(now, 0x43); recorder.hasher.combine(id)
+        if recorder.keepsLines {
+            recorder.line(now, .deliver, client: c, message: id, upward: false, label: m.kind, "\(c) receives \(m)")
+        }
+        clientInput(c, .received(m))
+    }
+
+    // MARK: - Server
+
+    mutating func drainServer(initial: Bool = false) {
+        if sOut.isEmpty { return }
+        let effects = sOut.effects
+        sOut.removeAll()
+        for e in effects {
+            switch e {
+            case .send(let c, let m): sendDown(c, m)
+            case .disconnect(let c): closeConnection(c, notifyClient: true, reason: "server closed it")
+            case .setTimer(let id, let after):
+                let gen = (serverTimerGen[id] ?? 0) &+ 1
+                serverTimerGen[id] = gen
+                queue.push(at: now + max(0, after), .serverTimer(id, gen: gen))
+            case .cancelTimer(let id): serverTimerGen[id] = nil
+            case .applied(let tx):
+                if initial { continue }
+                history.applied.append(.init(time: now, tx: tx))
+                recorder.begin(now, 0x50); recorder.hasher.combine(tx.txID); recorder.hasher.combine(tx.ops.count)
+                for op in tx.ops { op.stableHash(into: &recorder.hasher) }
+                if recorder.keepsLines {
+                    let ws = tx.writes.isEmpty ? "" : " [" + tx.writes.map(\.description).joined(separator: ", ") + "]"
+                    recorder.line(now, .applied, client: nil, label: "tx \(tx.txID)",
+                                  "server applies tx \(tx.txID) from \(tx.origin)\(ws): " + tx.ops.map(\.description).joined(separator: "; "))
+                }
+                let d = server.data
+                monitor.applied(tx, data: d, at: now)
+            case .refused(let origin, let writes, let reason):
+                recorder.begin(now, 0x51); recorder.hasher.combine(reason)
+                if recorder.keepsLines {
+                    recorder.line(now, .refused, client: nil, label: "refused",
+                                  "server refuses \(writes.map(\.description).joined(separator: ", ")) from \(origin): \(reason)")
+                }
+            case .invalidInput(let s):
+                recorder.begin(now, 0x52); recorder.hasher.combine(s)
+                if recorder.keepsLines { recorder.line(now, .refused, client: nil, label: "invalid", "server reports invalid input: \(s)") }
+            }
+        }
+    }
+
+    mutating func sendDown(_ c: ClientID, _ m: Down) {
+        nextMessage &+= 1
+        let id = nextMessage
+        history.messagesSent += 1
+        recorder.begin(now, 0x44); recorder.hasher.combine(c.index); m.stableHash(into: &recorder.hasher)
+        if recorder.keepsLines {
+            recorder.line(now, .send, client: c, message: id, upward: false, label: m.kind, "server sends \(c) \(m)")
+        }
+        var link = links[c.index]
+        let usable = transport == .stream ? link.isOpen : link.isUp
+        guard usable else {
+            lose(c, id, upward: false, transport == .stream ? "no open connection" : "link down")
+            return
+        }
+        switch net.fate(transport) {
+        case .deliver(let after):
+            var at = now + after
+            if transport == .stream { at = max(at, link.lastDownAt); link.lastDownAt = at; links[c.index] = link }
+            inFlight += 1
+            queue.push(at: at, .down(c, m, epoch: link.epoch, msg: id))
+        case .deliverTwice(let a, let b):
+            inFlight += 2
+            queue.push(at: now + a, .down(c, m, epoch: link.epoch, msg: id))
+            queue.push(at: now + b, .down(c, m, epoch: link.epoch, msg: id))
+        case .lose:
+            lose(c, id, upward: false, "dropped by the network")
+        case .reset:
+            lose(c, id, upward: false, "connection reset by the network")
+            closeConnection(c, notifyClient: true, reason: "connection reset")
+        }
+    }
+
+    // MARK: - Network and lifecycle
+
+    mutating func connect(_ c: ClientID) {
+        var link = links[c.index]
+        recorder.begin(now, 0x60); recorder.hasher.combine(c.index)
+        if link.device == .offline {
+            history.connectsWhileOffline.append((now, c))
+            monitor.connectWhileOffline(c, at: now)
+        }
+        if recorder.keepsLines { recorder.line(now, .connect, client: c, label: "connect", "\(c) opens a connection") }
+        if link.connection != .none { breakLink(c, &link) }
+        link.epoch &+= 1
+        link.connection = .connecting(epoch: link.epoch)
+        links[c.index] = link
+        if link.device == .offline {
+            queue.push(at: now, .connectResult(c, epoch: link.epoch, ok: false))
+        } else if !link.reachable {
+            queue.push(at: now + options.connectTimeoutMs, .connectResult(c, epoch: link.epoch, ok: false))
+        } else {
+            let there = net.latency()
+            let back = net.latency()
+            queue.push(at: now + there, .serverSeesConnect(c, epoch: link.epoch))
+            queue.push(at: now + there + back, .connectResult(c, epoch: link.epoch, ok: true))
+        }
+    }
+
+    /// Ends the current epoch: messages in flight are lost; the server learns the client is gone.
+    mutating func breakLink(_ c: ClientID, _ link: inout LinkState) {
+        link.epoch &+= 1
+        link.connection = .none
+        link.lastUpAt = 0
+        link.lastDownAt = 0
+        if serverKnowsConnected[c.index] {
+            serverKnowsConnected[c.index] = false
+            links[c.index] = link
+            server.handle(.clientDisconnected(c), now: now, out: &sOut)
+            drainServer()
+        }
+    }
+
+    mutating func closeConnection(_ c: ClientID, notifyClient: Bool, reason: String) {
+        var link = links[c.index]
+        let had = link.connection != .none
+        breakLink(c, &link)
+        links[c.index] = link
+        if had && recorder.keepsLines {
+            recorder.line(now, .connect, client: c, label: "closed", "\(c)'s connection closes: \(reason)")
+        }
+        if had && notifyClient && transport == .stream {
+            disconnectNoticePending[c.index] = true
+            queue.push(at: now, .noticeDisconnect(c, incarnation: incarnation[c.index]))
+        }
+    }
+
+    mutating func setDevice(_ c: ClientID, _ d: DeviceNetwork) {
+        var link = links[c.index]
+        guard link.device != d else { return }
+        let hadConnection = link.connection != .none
+        link.device = d
+        recorder.begin(now, 0x61); recorder.hasher.combine(c.index); recorder.hasher.combine(d == .online)
+        if recorder.keepsLines {
+            recorder.line(now, .network, client: c, label: d == .online ? "online" : "offline",
+                          "\(c) goes \(d == .online ? "online" : "offline")")
+        }
+        if d == .offline { breakLink(c, &link) }
+        links[c.index] = link
+        clientInput(c, .network(d))
+        if d == .offline && hadConnection && transport == .stream {
+            disconnectNoticePending[c.index] = false
+            clientInput(c, .disconnected)
+        }
+    }
+
+    mutating func setReachable(_ c: ClientID, _ r: Bool) {
+        var link = links[c.index]
+        guard link.reachable != r else { return }
+        let hadConnection = link.connection != .none
+        link.reachable = r
+        recorder.begin(now, 0x62); recorder.hasher.combine(c.index); recorder.hasher.combine(r)
+        if recorder.keepsLines {
+            recorder.line(now, .network, client: c, label: r ? "reachable" : "unreachable",
+                          r ? "the server is reachable from \(c) again" : "the server becomes unreachable from \(c) (the device still reports online)")
+        }
+        if !r { breakLink(c, &link) }
+        links[c.index] = link
+        if !r && hadConnection && transport == .stream {
+            disconnectNoticePending[c.index] = true
+            queue.push(at: now + options.unreachableDetectMs, .noticeDisconnect(c, incarnation: incarnation[c.index]))
+        }
+    }
+
+    mutating func restart(_ c: ClientID) {
+        let before = clients[c.index].pendingWrites
+        recorder.begin(now, 0x63); recorder.hasher.combine(c.index)
+        if recorder.keepsLines { recorder.line(now, .network, client: c, label: "restart", "\(c) crashes and relaunches") }
+        var link = links[c.index]
+        breakLink(c, &link)
+        links[c.index] = link
+        disconnectNoticePending[c.index] = false
+        incarnation[c.index] += 1
+        clientTimerGen[c.index] = [:]
+        clients[c.index] = strategy.makeClient(clientContext(c), restoring: durable[c.index])
+        clientInput(c, .network(link.device))
+        for (s, q) in activeSubs[c.index] {
+            recorder.begin(now, 0x64); recorder.hasher.combine(s.raw)
+            clientInput(c, .user(.subscribe(s, q)))
+        }
+        history.restarts.append(.init(time: now, client: c, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites))
+    }
+
+    mutating func heal() {
+        healed = true
+        history.healTime = now
+        net.heal()
+        recorder.begin(now, 0x70)
+        if recorder.keepsLines { recorder.line(now, .heal, client: nil, label: "heal", "heal: every client online and reachable, faults off") }
+        for i in 0..<options.clients {
+            let c = ClientID(i)
+            if links[i].device == .offline { setDevice(c, .online) }
+            if !links[i].reachable { setReachable(c, true) }
+        }
+        queue.push(at: now, .settleCheck)
+    }
+
+    /// Settled: nothing in flight, no pending write, no open prompt, every subscription equal to
+    /// the server's answer for its query.
+    public func isSettled() -> Bool {
+        guard inFlight == 0, unresolvedConflicts == 0 else { return false }
+        let data = server.data
+        for i in 0..<options.clients {
+            if !clients[i].pendingWrites.isEmpty { return false }
+            for (s, q) in activeSubs[i] {
+                guard let r = clients[i].result(of: s), r == q.evaluate(data) else { return false }
+            }
+        }
+        return true
+    }
+
+    mutating func settleCheck() {
+        if isSettled() {
+            history.settledTime = now
+            finished = true
+            return
+        }
+        if now - history.healTime >= options.settleLimitMs {
+            monitor.liveness(at: now, "the run did not settle within \(options.settleLimitMs) ms of virtual time after heal")
+            finished = true
+            return
+        }
+        queue.push(at: now + 250, .settleCheck)
+    }
+
+    /// Lends the monitor the simulator without overlapping access: the monitor is swapped out for
+    /// the call (no copy of its storage), then back.
+    @inline(__always)
+    mutating func withMonitor(_ body: (inout Monitor, Simulator) -> Void) {
+        var m = Monitor(clients: 0)
+        swap(&m, &monitor)
+        body(&m, self)
+        swap(&m, &monitor)
+    }
+
+    // MARK: - Observations for oracles
+
+    public var virtualTime: Int64 { now }
+    public var serverData: EntityStore { server.data }
+    public func client(_ c: ClientID) -> S.Client { clients[c.index] }
+    public func subscriptions(of c: ClientID) -> [(SubscriptionID, Query)] { activeSubs[c.index] }
+    public func link(_ c: ClientID) -> LinkState { links[c.index] }
+    public var clientCount: Int { options.clients }
+    public var compiledSchedule: CompiledSchedule { compiled }
+
+    func makeResult() -> RunResult {
+        var clientsOut: [RunResult.ClientFinal] = []
+        for i in 0..<options.clients {
+            let subs = activeSubs[i].map { (s, q) in
+                RunResult.SubscriptionFinal(id: s, query: q, result: clients[i].result(of: s), expected: q.evaluate(server.data))
+            }
+            clientsOut.append(.init(client: ClientID(i), subscriptions: subs, pendingWrites: clients[i].pendingWrites))
+        }
+        return RunResult(strategy: strategy.info.name, seed: seed, events: events, traceEvents: recorder.count,
+                         virtualDurationMs: now, traceHash: recorder.hasher.value, server: server.data,
+                         clients: clientsOut, violations: monitor.violations.sorted(), history: history,
+                         trace: recorder.lines, settled: history.settledTime != nil)
+    }
+}
+
+extension Simulator {
+    /// Convenience: compile, run, return.
+    public static func run(_ strategy: S, _ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
+        var sim = try Simulator(strategy: strategy, schedule: schedule, seed: seed, trace: trace)
+        return sim.run()
+    }
+}

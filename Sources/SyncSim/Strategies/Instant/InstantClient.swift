@@ -1,0 +1,323 @@
+/// InstantDB's client (the JS Reactor), modelled from seed 000 §2 and strategy-semantics.md §1–11.
+///
+/// | rule | source |
+/// |---|---|
+/// | a write becomes a pending mutation keyed by a random event id, `order` = max(order) + 1, sorted by (order, event id) | Reactor `pushOps` (semantics §1) |
+/// | send only when online **and** authenticated; otherwise "enqueued", no timer | Reactor `_sendMutation` (§2) |
+/// | a sent mutation gets a timeout of max(6 s, min(inFlight+1, pending+1) × 6 s); firing while online without a tx id rejects it; offline it does nothing | §2 |
+/// | `init-ok`: authenticated, backoff reset, re-send every query and pending `queryOnce`, then every mutation without tx id in order | Reactor `init-ok`, `_flushPendingMessages` (§3) |
+/// | `transact-ok` stamps the tx id; the mutation stays | §4 |
+/// | reads overlay every mutation with no tx id, or a tx id above the query's processed tx id | `_applyOptimisticUpdates` (§5) |
+/// | confirmed mutations with tx id ≤ min processed tx id over the queries are removed on `add-query-ok`/`refresh-ok` | `_cleanupPendingMutationsQueries` (§6) |
+/// | server `error` removes the mutation (its optimistic effect disappears) and rejects it | `_handleMutationError` (§7) |
+/// | `queryOnce` offline fails at once with the offline error (with the last known result if cached) | seed 000 §2.2, §4.1 (§8) |
+/// | reconnect backoff 0, 1, 2 … 10 s, no attempt while offline; online connects at once; offline closes | seed 000 §2.1 (§9) |
+/// | pending queue and query cache are durable only with persistence on | seed 000 §4.2 (§10) |
+/// | update in update mode if the entity is in a cached store, else upsert; links carry ids only | instaml (§11) |
+/// | a subscription re-yields when anything in its result tree changes, children included | seed 000 §3.5 |
+///
+/// `fullEntity` mode (seed 000 §1, §4.3) sends every field of the entity as the client currently
+/// sees it on each update, instead of the changed fields only.
+public struct InstantClient: ClientMachine {
+    public typealias Up = InstantUp
+    public typealias Down = InstantDown
+
+    /// The socket status (Reactor's STATUS), the connection dimension of seed 000 §2.1.1.
+    public enum Status: Sendable, Equatable {
+        case closed
+        case connecting
+        /// Socket open, `init` sent, waiting for `init-ok`.
+        case opened
+        case authenticated
+    }
+
+    public struct PendingMutation: Sendable, Hashable {
+        public var eventID: UInt64
+        public var order: Int
+        public var write: WriteID
+        public var steps: [InstantStep]
+        public var txID: UInt64?
+    }
+
+    /// A cached query result (durable with persistence on).
+    public struct CachedResult: Sendable, Hashable {
+        public var query: Query
+        public var result: QueryResult
+        public var processedTxID: UInt64
+    }
+
+    public struct Durable: Sendable {
+        public var pending: [PendingMutation]
+        public var cache: [CachedResult]
+    }
+
+    struct QueryState {
+        var key: InstantQueryKey
+        var query: Query
+        /// The server's answer (or the cached one) and its processed tx id.
+        var server: QueryResult?
+        var processedTxID: UInt64 = 0
+        var fromCache = false
+        /// What the UI currently shows (subscriptions only).
+        var shown: QueryResult?
+    }
+
+    public let id: ClientID
+    let persistence: Bool
+    let fullEntity: Bool
+    let sendTimeoutMs: Int64
+    var random: SimRandom
+
+    public private(set) var online = false
+    public private(set) var status = Status.closed
+    var backoffAttempt = 0
+    public private(set) var pending: [PendingMutation] = []
+    var timers: [(TimerID, UInt64)] = []
+    var nextTimer: UInt32 = 1
+    var queries: [QueryState] = []
+    var cache: [CachedResult] = []
+
+    static let reconnectTimer = TimerID(0)
+
+    public init(context: ClientContext, fullEntity: Bool, restoring durable: Durable?) {
+        id = context.id
+        persistence = context.persistence
+        self.fullEntity = fullEntity
+        sendTimeoutMs = context.options.sendTimeoutMs
+        random = context.random
+        if let durable {
+            pending = durable.pending
+            cache = durable.cache
+        }
+    }
+
+    public var durableState: Durable { Durable(pending: persistence ? pending : [], cache: persistence ? cache : []) }
+
+    public func result(of subscription: SubscriptionID) -> QueryResult? {
+        queries.first { $0.key == .subscription(subscription) }?.shown
+    }
+
+    public var pendingWrites: [WriteID] { pending.filter { $0.txID == nil }.map(\.write) }
+
+    // MARK: - Inputs
+
+    public mutating func handle(_ input: ClientInput<InstantDown>, now: Int64, out: inout ClientOutbox<InstantUp>) {
+        switch input {
+        case .network(.online):
+            online = true
+            if status == .closed { startSocket(out: &out) }
+        case .network(.offline):
+            online = false
+            status = .closed
+            out(.cancelTimer(Self.reconnectTimer))
+        case .connected:
+            guard status == .connecting else { out(.event(.invalidInput("connected while \(status)"))); return }
+            status = .opened
+            out(.send(.initialize))
+        case .disconnected:
+            status = .closed
+            scheduleReconnect(out: &out)
+        case .timerFired(let t):
+            timerFired(t, out: &out)
+        case .received(let m):
+            receive(m, out: &out)
+        case .user(let cmd):
+            user(cmd, out: &out)
+        }
+    }
+
+    mutating func startSocket(out: inout ClientOutbox<InstantUp>) {
+        guard online else { return }
+        status = .connecting
+        out(.connect)
+    }
+
+    /// Backoff 0, 1, 2 … 10 s; skipped while offline (the online event reconnects at once).
+    mutating func scheduleReconnect(out: inout ClientOutbox<InstantUp>) {
+        guard online else { return }
+        let delay = Int64(min(backoffAttempt, 10)) * 1_000
+        backoffAttempt += 1
+        out(.setTimer(Self.reconnectTimer, afterMs: delay))
+    }
+
+    mutating func timerFired(_ t: TimerID, out: inout ClientOutbox<InstantUp>) {
+        if t == Self.reconnectTimer {
+            if status == .closed { startSocket(out: &out) }
+            return
+        }
+        guard let ti = timers.firstIndex(where: { $0.0 == t }) else { return }
+        let eventID = timers[ti].1
+        timers.remove(at: ti)
+        // Offline, the timeout does nothing: the mutation waits for the next init-ok.
+        guard online, let i = pending.firstIndex(where: { $0.eventID == eventID }), pending[i].txID == nil else { return }
+        let w = pending[i].write
+        pending.remove(at: i)
+        persist(out: &out)
+        out(.event(.writeRejected(w, .timeout)))
+        refreshYields(out: &out)
+    }
+
+    mutating func receive(_ m: InstantDown, out: inout ClientOutbox<InstantUp>) {
+        switch m {
+        case .initOk:
+            guard status == .opened else { out(.event(.invalidInput("init-ok while \(status)"))); return }
+            status = .authenticated
+            backoffAttempt = 0
+            for q in queries { out(.send(.addQuery(q.key, q.query))) }
+            flushPending(out: &out)
+        case .addQueryOk(let k, let r, let tx), .refreshOk(let k, let r, let tx):
+            guard let i = queries.firstIndex(where: { $0.key == k }) else { return }
+            if k.isOnce {
+                let q = queries.remove(at: i)
+                out(.send(.removeQuery(k)))
+                remember(q.query, r, tx, out: &out)
+                out(.event(.queryOnceResult(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF)))))
+                return
+            }
+            queries[i].server = r
+            queries[i].processedTxID = tx
+            queries[i].fromCache = false
+            remember(queries[i].query, r, tx, out: &out)
+            cleanupConfirmed(out: &out)
+            refreshYields(out: &out)
+        case .transactOk(let eventID, let w, let tx):
+            // A late transact-ok for a mutation already rejected by timeout is ignored.
+            guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
+            pending[i].txID = tx
+            cancelTimeout(eventID, out: &out)
+            persist(out: &out)
+            out(.event(.writeConfirmed(w)))
+        case .error(let eventID, let w, let message):
+            guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
+            pending.remove(at: i)
+            cancelTimeout(eventID, out: &out)
+            persist(out: &out)
+            out(.event(.writeRejected(w, .serverError(message))))
+            refreshYields(out: &out)
+        }
+    }
+
+    mutating func user(_ cmd: UserCommand, out: inout ClientOutbox<InstantUp>) {
+        switch cmd {
+        case .write(let w):
+            let steps = w.ops.map(step(for:))
+            let order = (pending.map(\.order).max() ?? 0) + 1
+            let m = PendingMutation(eventID: random.next(), order: order, write: w.id, steps: steps, txID: nil)
+            pending.append(m)
+            pending.sort { ($0.order, $0.eventID) < ($1.order, $1.eventID) }
+            persist(out: &out)
+            if status == .authenticated && online { send(m, out: &out) }
+            refreshYields(out: &out)
+        case .subscribe(let s, let q):
+            var st = QueryState(key: .subscription(s), query: q)
+            if persistence, let c = cache.first(where: { $0.query == q }) {
+                st.server = c.result
+                st.processedTxID = c.processedTxID
+                st.fromCache = true
+            }
+            queries.append(st)
+            queries.sort { $0.key < $1.key }
+            if status == .authenticated { out(.send(.addQuery(st.key, q))) }
+            refreshYields(out: &out)
+        case .unsubscribe(let s):
+            queries.removeAll { $0.key == .subscription(s) }
+            if status == .authenticated { out(.send(.removeQuery(.subscription(s)))) }
+        case .queryOnce(let r, let q):
+            guard online else {
+                let stale = persistence && cache.contains { $0.query == q }
+                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: stale)))
+                return
+            }
+            let st = QueryState(key: .once(r), query: q)
+            queries.append(st)
+            queries.sort { $0.key < $1.key }
+            if status == .authenticated { out(.send(.addQuery(st.key, q))) }
+        case .resolveConflict, .forceSync:
+            out(.event(.invalidInput("instant has no conflict prompts or forced sync: \(cmd)")))
+        }
+    }
+
+    /// instaml: create mode for creates; update mode if the entity is in a cached store, else
+    /// upsert. In `fullEntity` mode an update carries every field as the client sees it.
+    func step(for op: Op) -> InstantStep {
+        guard case .update(let e, let ns, let a) = op else { return InstantStep(op, upsert: false) }
+        let known = queries.contains { $0.server?.contains(e) == true }
+        guard fullEntity, let seen = currentRecord(e) else { return InstantStep(op, upsert: !known) }
+        var full: [FieldAssignment] = []
+        for f in ns.fields {
+            if let x = a.first(where: { $0.field == f }) { full.append(x) } else if let v = seen[f] { full.append(FieldAssignment(f, v)) }
+        }
+        return InstantStep(.update(e, ns, full), upsert: !known)
+    }
+
+    /// The entity as the user currently sees it in any subscription.
+    func currentRecord(_ e: EntityID) -> EntityRecord? {
+        for q in queries { if let r = q.shown?.record(e) { return r } }
+        return nil
+    }
+
+    mutating func send(_ m: PendingMutation, out: inout ClientOutbox<InstantUp>) {
+        out(.send(.transact(eventID: m.eventID, write: m.write, steps: m.steps)))
+        let inFlight = timers.count
+        let waiting = pending.filter { $0.txID == nil }.count
+        let timeout = max(sendTimeoutMs, Int64(min(inFlight + 1, waiting + 1)) * sendTimeoutMs)
+        cancelTimeout(m.eventID, out: &out)
+        let t = TimerID(nextTimer)
+        nextTimer += 1
+        timers.append((t, m.eventID))
+        out(.setTimer(t, afterMs: timeout))
+    }
+
+    mutating func cancelTimeout(_ eventID: UInt64, out: inout ClientOutbox<InstantUp>) {
+        if let i = timers.firstIndex(where: { $0.1 == eventID }) {
+            out(.cancelTimer(timers[i].0))
+            timers.remove(at: i)
+        }
+    }
+
+    mutating func flushPending(out: inout ClientOutbox<InstantUp>) {
+        for m in pending where m.txID == nil { send(m, out: &out) }
+    }
+
+    mutating func remember(_ q: Query, _ r: QueryResult, _ tx: UInt64, out: inout ClientOutbox<InstantUp>) {
+        guard persistence else { return }
+        cache.removeAll { $0.query == q }
+        cache.append(CachedResult(query: q, result: r, processedTxID: tx))
+        persist(out: &out)
+    }
+
+    /// Removes confirmed mutations every subscribed query has already seen.
+    mutating func cleanupConfirmed(out: inout ClientOutbox<InstantUp>) {
+        let subs = queries.filter { !$0.key.isOnce && $0.server != nil && !$0.fromCache }
+        guard let minTx = subs.map(\.processedTxID).min() else { return }
+        let before = pending.count
+        pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
+        if pending.count != before { persist(out: &out) }
+    }
+
+    mutating func persist(out: inout ClientOutbox<InstantUp>) {
+        if persistence { out(.persist) }
+    }
+
+    /// Recomputes each subscription's view (server result + optimistic overlay) and yields the
+    /// ones that changed.
+    mutating func refreshYields(out: inout ClientOutbox<InstantUp>) {
+        for i in queries.indices where !queries[i].key.isOnce {
+            guard let base = queries[i].server else { continue }
+            let view = overlay(base, processedTxID: queries[i].processedTxID, query: queries[i].query)
+            if view != queries[i].shown {
+                queries[i].shown = view
+                out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
+            }
+        }
+    }
+
+    func overlay(_ base: QueryResult, processedTxID: UInt64, query: Query) -> QueryResult {
+        let visible = pending.filter { $0.txID.map { $0 > processedTxID } ?? true }
+        if visible.isEmpty { return base }
+        var store = EntityStore()
+        for e in base.entries { store[e.id] = e.record }
+        for m in visible { for s in m.steps { _ = store.apply(s.op, mode: .upsert) } }
+        return query.evaluate(store)
+    }
+}

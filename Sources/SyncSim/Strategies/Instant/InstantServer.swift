@@ -1,0 +1,110 @@
+/// InstantDB's server, as far as sync semantics go (strategy-semantics.md, InstantDB §12).
+///
+/// | rule | source |
+/// |---|---|
+/// | one global, increasing tx id per committed transaction | seed 000 §4.3; Reactor `transact-ok` |
+/// | per (entity, attribute) the last committed write wins; no timestamp comparison | seed 000 §4.3 "Practical implication" |
+/// | a transaction is all-or-nothing; update mode on a missing entity or create mode on an existing one rejects it | instaml / server |
+/// | `delete-entity` removes the entity and every reference to it; no tombstone | store.ts `deleteEntity` |
+/// | no dedup by client event id: a replayed transaction is applied again | Reactor `_flushPendingMessages` + server |
+/// | `refresh-ok` only for queries whose result changed, carrying `processed-tx-id` | Reactor `refresh-ok` |
+public struct InstantServer: ServerMachine {
+    public typealias Up = InstantUp
+    public typealias Down = InstantDown
+
+    struct Subscription {
+        var key: InstantQueryKey
+        var query: Query
+        var last: QueryResult
+    }
+
+    public private(set) var data = EntityStore()
+    public private(set) var txID: UInt64 = 0
+    /// Per client: nil when not connected; the queries it subscribed over this connection.
+    var sessions: [[Subscription]?]
+
+    public init(clients: Int) {
+        sessions = Array(repeating: nil, count: clients)
+    }
+
+    public mutating func handle(_ input: ServerInput<InstantUp>, now: Int64, out: inout ServerOutbox<InstantDown>) {
+        switch input {
+        case .clientConnected(let c):
+            sessions[c.index] = []
+        case .clientDisconnected(let c):
+            sessions[c.index] = nil
+        case .timerFired:
+            break
+        case .adminWrite(let w):
+            // The admin SDK writes in upsert mode and creates in create mode.
+            let steps = w.ops.map { InstantStep($0, upsert: true) }
+            switch commit(steps) {
+            case .success(let store):
+                data = store
+                txID += 1
+                out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: w.id.raw == UInt32.max ? [] : [w.id], ops: w.ops)))
+                broadcast(out: &out)
+            case .failure(let e):
+                out(.refused(origin: .admin, writes: [w.id], reason: e.description))
+            }
+        case .received(let c, let m):
+            guard sessions[c.index] != nil else {
+                out(.invalidInput("\(m.kind) from \(c), which has no session"))
+                return
+            }
+            receive(c, m, out: &out)
+        }
+    }
+
+    mutating func receive(_ c: ClientID, _ m: InstantUp, out: inout ServerOutbox<InstantDown>) {
+        switch m {
+        case .initialize:
+            sessions[c.index] = []
+            out(.send(c, .initOk))
+        case .addQuery(let k, let q):
+            let r = q.evaluate(data)
+            sessions[c.index]!.removeAll { $0.key == k }
+            sessions[c.index]!.append(Subscription(key: k, query: q, last: r))
+            sessions[c.index]!.sort { $0.key < $1.key }
+            out(.send(c, .addQueryOk(k, r, processedTxID: txID)))
+        case .removeQuery(let k):
+            sessions[c.index]!.removeAll { $0.key == k }
+        case .transact(let eventID, let w, let steps):
+            switch commit(steps) {
+            case .success(let store):
+                data = store
+                txID += 1
+                out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: [w], ops: steps.map(\.op))))
+                out(.send(c, .transactOk(eventID: eventID, write: w, txID: txID)))
+                broadcast(out: &out)
+            case .failure(let e):
+                out(.refused(origin: .client(c), writes: [w], reason: e.description))
+                out(.send(c, .error(eventID: eventID, write: w, message: e.description)))
+            }
+        }
+    }
+
+    /// All-or-nothing: apply to a copy; keep it only if every step succeeds.
+    func commit(_ steps: [InstantStep]) -> Result<EntityStore, ApplyError> {
+        var s = data
+        for step in steps {
+            if let e = s.apply(step.op, mode: step.upsert ? .upsert : .update) { return .failure(e) }
+        }
+        return .success(s)
+    }
+
+    /// Re-evaluates every subscribed query; sends `refresh-ok` where the result changed.
+    mutating func broadcast(out: inout ServerOutbox<InstantDown>) {
+        for i in sessions.indices {
+            guard var subs = sessions[i] else { continue }
+            for j in subs.indices where !subs[j].key.isOnce {
+                let r = subs[j].query.evaluate(data)
+                if r != subs[j].last {
+                    subs[j].last = r
+                    out(.send(ClientID(i), .refreshOk(subs[j].key, r, processedTxID: txID)))
+                }
+            }
+            sessions[i] = subs
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// The inputs and effects of the client and server machines. Machines never perform I/O: they
+/// write effects into an outbox; the simulator alone moves messages, time and storage.
+
+/// How the device sees its network (not whether the server is reachable: seed 003's distinction).
+public enum DeviceNetwork: Hashable, Sendable {
+    case online
+    case offline
+}
+
+/// An input to a client machine.
+public enum ClientInput<Down: WireMessage>: Sendable {
+    case user(UserCommand)
+    case received(Down)
+    case timerFired(TimerID)
+    /// The device's network interface changed (the OS "online"/"offline" event).
+    case network(DeviceNetwork)
+    /// Stream transports: the connection the client asked for is open.
+    case connected
+    /// Stream transports: the connection attempt failed, or an open connection closed.
+    case disconnected
+}
+
+/// An effect a client machine asks the simulator to carry out.
+public enum ClientEffect<Up: WireMessage>: Sendable {
+    case send(Up)
+    /// Stream transports: open a connection to the server.
+    case connect
+    /// Stream transports: close the connection.
+    case disconnect
+    case setTimer(TimerID, afterMs: Int64)
+    case cancelTimer(TimerID)
+    /// The machine's durable state changed; the simulator stores `durableState` now.
+    case persist
+    case event(UserEvent)
+}
+
+/// An input to the server machine.
+public enum ServerInput<Up: WireMessage>: Sendable {
+    case received(from: ClientID, Up)
+    case clientConnected(ClientID)
+    case clientDisconnected(ClientID)
+    case timerFired(TimerID)
+    /// A back-office writer that bypasses clients (seed 000 §2.4, InstantDB's admin SDK).
+    case adminWrite(UserWrite)
+}
+
+/// Who produced a transaction the server applied.
+public enum Origin: Hashable, Sendable, CustomStringConvertible {
+    case client(ClientID)
+    case admin
+    public var description: String {
+        switch self {
+        case .client(let c): return "client \(c)"
+        case .admin: return "admin"
+        }
+    }
+}
+
+/// One transaction the server committed: its log entry, which the oracles read.
+public struct AppliedTransaction: Hashable, Sendable {
+    public var txID: UInt64
+    public var origin: Origin
+    /// The user intents this transaction carries (several, for coalescing or batching strategies;
+    /// none, for traffic no user asked for, such as a diff-computed delete).
+    public var writes: [WriteID]
+    /// The steps as the server applied them.
+    public var ops: [Op]
+
+    public init(txID: UInt64, origin: Origin, writes: [WriteID], ops: [Op]) {
+        self.txID = txID
+        self.origin = origin
+        self.writes = writes
+        self.ops = ops
+    }
+}
+
+/// An effect the server machine asks the simulator to carry out.
+public enum ServerEffect<Down: WireMessage>: Sendable {
+    case send(ClientID, Down)
+    /// Stream transports: close a client's connection.
+    case disconnect(ClientID)
+    case setTimer(TimerID, afterMs: Int64)
+    case cancelTimer(TimerID)
+    case applied(AppliedTransaction)
+    /// A transaction the server refused (the client machine decides what the user is told).
+    case refused(origin: Origin, writes: [WriteID], reason: String)
+    case invalidInput(String)
+}
+
+/// A reusable buffer of effects. Machines append; the simulator drains it after each input, so a
+/// transition allocates nothing in steady state (Stateright's `Out`).
+public struct Outbox<Effect>: Sendable where Effect: Sendable {
+    public private(set) var effects: [Effect] = []
+    public init() { effects.reserveCapacity(16) }
+    @inline(__always) public mutating func callAsFunction(_ e: Effect) { effects.append(e) }
+    @inline(__always) public mutating func removeAll() { effects.removeAll(keepingCapacity: true) }
+    public var isEmpty: Bool { effects.isEmpty }
+}
+
+public typealias ClientOutbox<Up: WireMessage> = Outbox<ClientEffect<Up>>
+public typealias ServerOutbox<Down: WireMessage> = Outbox<ServerEffect<Down>>

@@ -1,0 +1,134 @@
+/// The public protocol a sync engine implements to be simulated. Built-in strategies use only
+/// this API, so a user's own strategy is a peer of theirs (see `Tests/SyncSimTests/Support`).
+///
+/// A strategy is a pair of pure state machines and their wire messages. The simulator is generic
+/// over the strategy, so the hot loop calls concrete types: no existential boxing per event.
+
+/// A message on the wire. `stableHash` feeds the trace hash, so it must be canonical (no
+/// dictionaries, no `Hasher`); `kind` labels the arrow in sequence diagrams.
+public protocol WireMessage: Sendable, CustomStringConvertible, StableHashable {
+    var kind: String { get }
+    /// The user writes whose effect this message carries to the server (for coverage: a
+    /// duplicated delivery of a mutation). Default: none.
+    var carriedWrites: [WriteID] { get }
+}
+
+extension WireMessage {
+    public var carriedWrites: [WriteID] { [] }
+}
+
+/// How client and server talk.
+public enum Transport: String, Sendable, Codable {
+    /// A connection (WebSocket-like): `connect` first; FIFO within a connection; a network fault
+    /// resets the connection instead of losing one message; nothing is duplicated by the network.
+    case stream
+    /// Independent requests (HTTP-like): each message may be dropped, duplicated or reordered.
+    case datagram
+}
+
+/// How a strategy decides which of two concurrent writes to one field wins: the order the
+/// `lwwConvergence` oracle computes independently.
+public enum Arbitration: String, Sendable, Codable, CustomStringConvertible {
+    /// The write the server applied last wins (InstantDB).
+    case serverArrival
+    /// The write with the later client timestamp wins (record- or field-level `updatedAt`).
+    case clientTimestamp
+    /// Hybrid logical clocks: causality first, then physical time, then node id.
+    case hybridLogicalClock
+    public var description: String { rawValue }
+}
+
+/// What a strategy says about itself: shown by `syncsim list strategies` and in reports.
+public struct StrategyInfo: Sendable {
+    public var name: String
+    public var summary: String
+    /// The invariants the strategy promises to hold. A violation of one of these is a contract
+    /// failure (exit 1); a violation of any other is expected and only reported.
+    public var contract: Set<InvariantID>
+    public var arbitration: Arbitration
+    /// Known-bad strategies exist to be caught; reports mark them.
+    public var knownBad: Bool
+
+    public init(name: String, summary: String, contract: Set<InvariantID>, arbitration: Arbitration, knownBad: Bool = false) {
+        self.name = name
+        self.summary = summary
+        self.contract = contract
+        self.arbitration = arbitration
+        self.knownBad = knownBad
+    }
+}
+
+/// What a client machine is told when it is created.
+public struct ClientContext: Sendable {
+    public var id: ClientID
+    public var clientCount: Int
+    /// Whether the app enabled local persistence (seed 000: query cache and pending queue are
+    /// durable only when it is on).
+    public var persistence: Bool
+    public var queueCap: Int
+    /// This client's own random stream (event ids, client-generated ids). Forked per incarnation,
+    /// so a restart does not replay the same ids.
+    public var random: SimRandom
+    /// Restarts so far (0 for the first launch).
+    public var incarnation: Int
+    public var options: StrategyOptions
+}
+
+public struct ServerContext: Sendable {
+    public var clientCount: Int
+    public var random: SimRandom
+    public var options: StrategyOptions
+}
+
+/// Knobs a strategy may read; defaults follow the real systems.
+public struct StrategyOptions: Sendable, Hashable, Codable {
+    /// Instant's minimum send timeout (Reactor: 6 s).
+    public var sendTimeoutMs: Int64 = 6_000
+    /// Periodic sync interval for pull-based strategies.
+    public var syncIntervalMs: Int64 = 30_000
+    public init() {}
+}
+
+/// A client (device) state machine.
+public protocol ClientMachine: Sendable {
+    associatedtype Up: WireMessage
+    associatedtype Down: WireMessage
+    /// What survives a restart. The simulator stores it on every `.persist` effect and hands it
+    /// back to `SyncStrategy.makeClient` after a crash.
+    associatedtype Durable: Sendable
+
+    mutating func handle(_ input: ClientInput<Down>, now: Int64, out: inout ClientOutbox<Up>)
+
+    var durableState: Durable { get }
+
+    // Observations (read by the oracles; they must not change state).
+
+    /// What the user currently sees for a subscription; nil if it has yielded nothing yet.
+    func result(of subscription: SubscriptionID) -> QueryResult?
+    /// Writes accepted from the user that are not yet known to the server to be applied and have
+    /// not been reported rejected (the "pending queue" as the user would understand it).
+    var pendingWrites: [WriteID] { get }
+}
+
+/// The server state machine.
+public protocol ServerMachine: Sendable {
+    associatedtype Up: WireMessage
+    associatedtype Down: WireMessage
+
+    mutating func handle(_ input: ServerInput<Up>, now: Int64, out: inout ServerOutbox<Down>)
+
+    /// The authoritative data, in logical entity ids.
+    var data: EntityStore { get }
+}
+
+/// A client/server protocol under test.
+public protocol SyncStrategy: Sendable {
+    associatedtype Client: ClientMachine
+    associatedtype Server: ServerMachine where Server.Up == Client.Up, Server.Down == Client.Down
+
+    var info: StrategyInfo { get }
+    var transport: Transport { get }
+
+    func makeClient(_ context: ClientContext, restoring durable: Client.Durable?) -> Client
+    func makeServer(_ context: ServerContext) -> Server
+}

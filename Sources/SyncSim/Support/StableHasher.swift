@@ -1,0 +1,59 @@
+/// FNV-1a, 64-bit: a hash that is the same in every process and on every machine.
+///
+/// Never use `Hasher` for anything that identifies a run: Swift seeds it per process.
+public struct StableHasher: Sendable, Equatable {
+    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let prime: UInt64 = 0x100_0000_01b3
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func byte(_ b: UInt8) {
+        value = (value ^ UInt64(b)) &* Self.prime
+    }
+
+    /// Little-endian, fixed width: the canonical encoding of integers.
+    @inline(__always)
+    public mutating func combine(_ x: UInt64) {
+        var v = x
+        for _ in 0..<8 { byte(UInt8(truncatingIfNeeded: v)); v >>= 8 }
+    }
+
+    @inline(__always) public mutating func combine(_ x: Int) { combine(UInt64(bitPattern: Int64(x))) }
+    @inline(__always) public mutating func combine(_ x: Int64) { combine(UInt64(bitPattern: x)) }
+    @inline(__always) public mutating func combine(_ x: UInt32) { combine(UInt64(x)) }
+    @inline(__always) public mutating func combine(_ x: Bool) { byte(x ? 1 : 0) }
+
+    /// Length-prefixed UTF-8, so ("ab","c") and ("a","bc") differ.
+    public mutating func combine(_ s: String) {
+        combine(UInt64(s.utf8.count))
+        for b in s.utf8 { byte(b) }
+    }
+
+    public var hex: String {
+        let s = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}
+
+/// Types that contribute to a trace hash with a canonical, process-independent encoding.
+public protocol StableHashable {
+    func stableHash(into hasher: inout StableHasher)
+}
+
+extension StableHasher {
+    public static func hash<T: StableHashable>(_ x: T) -> UInt64 {
+        var h = StableHasher()
+        x.stableHash(into: &h)
+        return h.value
+    }
+}
+
+extension StableHasher {
+    /// The 16-hex-digit stable digest of a value.
+    public static func digest<T: StableHashable>(_ x: T) -> String {
+        var h = StableHasher()
+        x.stableHash(into: &h)
+        return h.hex
+    }
+}

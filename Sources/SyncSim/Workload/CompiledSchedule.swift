@@ -1,0 +1,199 @@
+/// A schedule checked and lowered into the steps the simulator executes: entity namespaces
+/// resolved, typing bursts expanded into keystrokes, write ids assigned.
+public struct CompiledSchedule: Sendable {
+    public enum Step: Sendable {
+        /// The app launches: the client learns its device's network state.
+        case boot(ClientID)
+        case user(ClientID, UserCommand)
+        case admin(UserWrite)
+        case offline(ClientID)
+        case online(ClientID)
+        case unreachable(ClientID)
+        case reachable(ClientID)
+        case restart(ClientID)
+    }
+
+    public struct Entry: Sendable {
+        public var time: Int64
+        public var step: Step
+        /// Index of the schedule action this step came from (nil for boot).
+        public var source: Int?
+    }
+
+    public var entries: [Entry]
+    public var writeCount: Int
+    /// Namespace of every entity the schedule mentions, by id.
+    public var namespaces: [EntityID: NamespaceID]
+}
+
+/// A schedule that cannot run, with the JSON-path-like location of the problem.
+public struct ScheduleError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public init(path: String, _ message: String) { self.path = path; self.message = message }
+    public var description: String { "\(path): \(message)" }
+}
+
+extension Schedule {
+    /// Checks the schedule and lowers it. Every problem is a `ScheduleError` naming where it is
+    /// and what was expected; nothing here traps.
+    public func compile() throws -> CompiledSchedule {
+        let o = options
+        guard o.clients >= 1 && o.clients <= 26 else {
+            throw ScheduleError(path: "options.clients", "expected 1…26 clients, got \(o.clients)")
+        }
+        guard o.latencyMinMs >= 0 && o.latencyMaxMs >= o.latencyMinMs else {
+            throw ScheduleError(path: "options.latencyMaxMs", "expected 0 ≤ latencyMinMs ≤ latencyMaxMs")
+        }
+        for (name, v) in [("dropPpm", o.dropPpm), ("duplicatePpm", o.duplicatePpm), ("delayPpm", o.delayPpm)] where v > 1_000_000 {
+            throw ScheduleError(path: "options.\(name)", "expected parts per million in 0…1000000, got \(v)")
+        }
+        guard o.queueCap >= 1 else { throw ScheduleError(path: "options.queueCap", "expected at least 1") }
+        guard o.maxEvents >= 1 else { throw ScheduleError(path: "options.maxEvents", "expected at least 1") }
+        guard o.settleLimitMs >= 1 else { throw ScheduleError(path: "options.settleLimitMs", "expected at least 1") }
+
+        var ns: [EntityID: NamespaceID] = [:]
+        for (i, e) in initial.enumerated() {
+            let p = "initial[\(i)]"
+            if ns[e.entity] != nil { throw ScheduleError(path: "\(p).entity", "entity \(e.entity.raw) is defined twice") }
+            try Self.check(e.values, e.namespace, path: "\(p).set")
+            ns[e.entity] = e.namespace
+        }
+        for (i, e) in initial.enumerated() {
+            for (j, l) in e.links.enumerated() {
+                let p = "initial[\(i)].links[\(j)]"
+                guard l.link.from == e.namespace else {
+                    throw ScheduleError(path: p, "\(e.namespace.name) has no link \(l.link.name)")
+                }
+                guard ns[l.target] == l.link.to else {
+                    throw ScheduleError(path: "\(p).target", "expected an initial \(l.link.to.singular) entity, got \(l.target.raw)")
+                }
+            }
+        }
+
+        var entries: [CompiledSchedule.Entry] = (0..<o.clients).map { .init(time: 0, step: .boot(ClientID($0)), source: nil) }
+        var nextWrite: UInt32 = 0
+        var nextQuery: UInt32 = 0
+        var burst: UInt32 = 0
+        var subs: [SubscriptionID: ClientID] = [:]
+        var lastTime: Int64 = 0
+
+        func write(_ ops: [Op], burst: UInt32? = nil) -> UserWrite {
+            defer { nextWrite += 1 }
+            return UserWrite(id: WriteID(nextWrite), ops: ops, burst: burst)
+        }
+
+        for (i, a) in actions.enumerated() {
+            let p = "actions[\(i)]"
+            guard a.at >= 0 else { throw ScheduleError(path: "\(p).at", "expected a time ≥ 0 ms, got \(a.at)") }
+            guard a.at >= lastTime else {
+                throw ScheduleError(path: "\(p).at", "time goes backwards: \(a.at) ms after \(lastTime) ms (actions must be in time order)")
+            }
+            lastTime = a.at
+            if let c = a.action.client, c.index >= o.clients {
+                throw ScheduleError(path: "\(p).client", "client \(c) does not exist (options.clients = \(o.clients))")
+            }
+            func known(_ e: EntityID, _ field: String = "entity") throws -> NamespaceID {
+                guard let n = ns[e] else {
+                    throw ScheduleError(path: "\(p).\(field)", "entity \(e.raw) is referenced before it is created")
+                }
+                return n
+            }
+            func new(_ e: EntityID, _ n: NamespaceID) throws {
+                if ns[e] != nil { throw ScheduleError(path: "\(p).entity", "entity \(e.raw) is created twice (ids are never reused)") }
+                ns[e] = n
+            }
+            func linkCheck(_ e: EntityID, _ l: LinkID, _ t: EntityID) throws {
+                let n = try known(e)
+                guard l.from == n else { throw ScheduleError(path: "\(p).link", "\(n.name) has no link \(l.name)") }
+                let tn = try known(t, "target")
+                guard tn == l.to else { throw ScheduleError(path: "\(p).target", "expected a \(l.to.singular), got a \(tn.singular)") }
+            }
+            let t = a.at
+            switch a.action {
+            case .create(let c, let e, let n, let vals):
+                try Self.check(vals, n, path: "\(p).set")
+                try new(e, n)
+                entries.append(.init(time: t, step: .user(c, .write(write([.create(e, n, vals)]))), source: i))
+            case .update(let c, let e, let vals):
+                let n = try known(e)
+                guard !vals.isEmpty else { throw ScheduleError(path: "\(p).set", "expected at least one field") }
+                try Self.check(vals, n, path: "\(p).set")
+                entries.append(.init(time: t, step: .user(c, .write(write([.update(e, n, vals)]))), source: i))
+            case .delete(let c, let e):
+                let n = try known(e)
+                entries.append(.init(time: t, step: .user(c, .write(write([.delete(e, n)]))), source: i))
+            case .link(let c, let e, let l, let tg):
+                try linkCheck(e, l, tg)
+                entries.append(.init(time: t, step: .user(c, .write(write([.link(e, l, tg)]))), source: i))
+            case .unlink(let c, let e, let l, let tg):
+                try linkCheck(e, l, tg)
+                entries.append(.init(time: t, step: .user(c, .write(write([.unlink(e, l, tg)]))), source: i))
+            case .type(let c, let e, let f, let text, let every):
+                let n = try known(e)
+                guard f.namespace == n else { throw ScheduleError(path: "\(p).field", "\(f.name) is not a field of \(n.name)") }
+                guard f.kind == .string else { throw ScheduleError(path: "\(p).field", "expected a string field to type into, got \(f.name)") }
+                guard !text.isEmpty else { throw ScheduleError(path: "\(p).text", "expected at least one character") }
+                guard every >= 0 else { throw ScheduleError(path: "\(p).everyMs", "expected ≥ 0") }
+                burst += 1
+                var prefix = ""
+                for (k, ch) in text.enumerated() {
+                    prefix.append(ch)
+                    let w = write([.update(e, n, [FieldAssignment(f, .string(prefix))])], burst: burst)
+                    entries.append(.init(time: t + Int64(k) * every, step: .user(c, .write(w)), source: i))
+                }
+            case .serverCreate(let e, let n, let vals):
+                try Self.check(vals, n, path: "\(p).set")
+                try new(e, n)
+                entries.append(.init(time: t, step: .admin(write([.create(e, n, vals)])), source: i))
+            case .serverUpdate(let e, let vals):
+                let n = try known(e)
+                guard !vals.isEmpty else { throw ScheduleError(path: "\(p).set", "expected at least one field") }
+                try Self.check(vals, n, path: "\(p).set")
+                entries.append(.init(time: t, step: .admin(write([.update(e, n, vals)])), source: i))
+            case .serverDelete(let e):
+                let n = try known(e)
+                entries.append(.init(time: t, step: .admin(write([.delete(e, n)])), source: i))
+            case .subscribe(let c, let s, let q):
+                if subs[s] != nil { throw ScheduleError(path: "\(p).sub", "subscription \(s.raw) is opened twice") }
+                if let f = q.filter {
+                    guard f.field.namespace == q.namespace else {
+                        throw ScheduleError(path: "\(p).query.where", "\(f.field.name) is not a field of \(q.namespace.name)")
+                    }
+                    guard f.value.kind == f.field.kind else {
+                        throw ScheduleError(path: "\(p).query.where", "wrong value type for \(f.field.name)")
+                    }
+                }
+                subs[s] = c
+                entries.append(.init(time: t, step: .user(c, .subscribe(s, q)), source: i))
+            case .unsubscribe(let c, let s):
+                guard subs[s] == c else {
+                    throw ScheduleError(path: "\(p).sub", "client \(c) has no subscription \(s.raw) to close")
+                }
+                subs[s] = nil
+                entries.append(.init(time: t, step: .user(c, .unsubscribe(s)), source: i))
+            case .queryOnce(let c, let q):
+                nextQuery += 1
+                entries.append(.init(time: t, step: .user(c, .queryOnce(QueryRequestID(nextQuery), q)), source: i))
+            case .goOffline(let c): entries.append(.init(time: t, step: .offline(c), source: i))
+            case .goOnline(let c): entries.append(.init(time: t, step: .online(c), source: i))
+            case .serverUnreachable(let c): entries.append(.init(time: t, step: .unreachable(c), source: i))
+            case .serverReachable(let c): entries.append(.init(time: t, step: .reachable(c), source: i))
+            case .restart(let c): entries.append(.init(time: t, step: .restart(c), source: i))
+            case .forceSync(let c, let ch): entries.append(.init(time: t, step: .user(c, .forceSync(ch)), source: i))
+            }
+        }
+        return CompiledSchedule(entries: entries, writeCount: Int(nextWrite), namespaces: ns)
+    }
+
+    static func check(_ vals: [FieldAssignment], _ n: NamespaceID, path: String) throws {
+        for v in vals {
+            guard v.field.namespace == n else {
+                throw ScheduleError(path: "\(path).\(v.field.name)", "\(v.field.name) is not a field of \(n.name) (fields: \(n.fields.map(\.name).joined(separator: ", ")))")
+            }
+            guard v.value.kind == v.field.kind else {
+                throw ScheduleError(path: "\(path).\(v.field.name)", "expected a \(v.field.kind) value, got \(v.value)")
+            }
+        }
+    }
+}
