@@ -3,6 +3,7 @@
 public enum StrategyRegistry {
     public static let builtIn: [any SyncStrategy] = [
         InstantStrategy(),
+        FullEntityStrategy(),
     ]
 
     public static var names: [String] { builtIn.map(\.info.name) }

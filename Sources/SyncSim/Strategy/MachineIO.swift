@@ -8,7 +8,7 @@ public enum DeviceNetwork: Hashable, Sendable {
 }
 
 /// An input to a client machine.
-public enum ClientInput<Down: WireMessage>: Sendable {
+public enum ClientInput<Down: WireMessage>: Sendable, Hashable {
     case user(UserCommand)
     case received(Down)
     case timerFired(TimerID)
@@ -21,7 +21,7 @@ public enum ClientInput<Down: WireMessage>: Sendable {
 }
 
 /// An effect a client machine asks the simulator to carry out.
-public enum ClientEffect<Up: WireMessage>: Sendable {
+public enum ClientEffect<Up: WireMessage>: Sendable, Hashable {
     case send(Up)
     /// Stream transports: open a connection to the server.
     case connect
@@ -35,7 +35,7 @@ public enum ClientEffect<Up: WireMessage>: Sendable {
 }
 
 /// An input to the server machine.
-public enum ServerInput<Up: WireMessage>: Sendable {
+public enum ServerInput<Up: WireMessage>: Sendable, Hashable {
     case received(from: ClientID, Up)
     case clientConnected(ClientID)
     case clientDisconnected(ClientID)
@@ -75,7 +75,7 @@ public struct AppliedTransaction: Hashable, Sendable {
 }
 
 /// An effect the server machine asks the simulator to carry out.
-public enum ServerEffect<Down: WireMessage>: Sendable {
+public enum ServerEffect<Down: WireMessage>: Sendable, Hashable {
     case send(ClientID, Down)
     /// Stream transports: close a client's connection.
     case disconnect(ClientID)

@@ -6,7 +6,7 @@
 
 /// A message on the wire. `stableHash` feeds the trace hash, so it must be canonical (no
 /// dictionaries, no `Hasher`); `kind` labels the arrow in sequence diagrams.
-public protocol WireMessage: Sendable, CustomStringConvertible, StableHashable {
+public protocol WireMessage: Hashable, Sendable, CustomStringConvertible, StableHashable {
     var kind: String { get }
     /// The user writes whose effect this message carries to the server (for coverage: a
     /// duplicated delivery of a mutation). Default: none.

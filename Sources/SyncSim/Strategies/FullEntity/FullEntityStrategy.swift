@@ -1,0 +1,39 @@
+/// `fullEntity` (known-bad): InstantDB's client and server, but every update sends all fields of
+/// the entity as the client currently sees them — the snapshot updates of seed 000 §1 and §4.3
+/// ("Full-entity snapshot updates can clobber unrelated fields with stale values").
+///
+/// | rule | source |
+/// |---|---|
+/// | everything as `instant` | see `InstantClient`, `InstantServer` |
+/// | an update carries every field of the entity as the client sees it, changed or not | seed 000 §1 "merge vs clobber", §4.3 |
+///
+/// **Contract.** Arbitration: server arrival order. It keeps `instant`'s promises except
+/// disjoint-field merge and LWW convergence: a stale snapshot re-writes fields the user did not
+/// touch, so a concurrent edit of another field is lost (clobber).
+public struct FullEntityStrategy: SyncStrategy {
+    public typealias Client = InstantClient
+    public typealias Server = InstantServer
+
+    public init() {}
+
+    public var info: StrategyInfo {
+        var contract = InstantStrategy().info.contract
+        contract.remove(.disjointFieldMerge)
+        contract.remove(.lwwConvergence)
+        contract.remove(.typingConvergesToLastKeystroke)
+        return StrategyInfo(
+            name: "fullEntity",
+            summary: "InstantDB with full-entity snapshot updates: stale fields clobber concurrent edits",
+            contract: contract, arbitration: .serverArrival, knownBad: true)
+    }
+
+    public var transport: Transport { .stream }
+
+    public func makeClient(_ context: ClientContext, restoring durable: InstantClient.Durable?) -> InstantClient {
+        InstantClient(context: context, fullEntity: true, restoring: durable)
+    }
+
+    public func makeServer(_ context: ServerContext) -> InstantServer {
+        InstantServer(clients: context.clientCount)
+    }
+}
