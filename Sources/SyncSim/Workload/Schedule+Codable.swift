@@ -1,0 +1,329 @@
+/// The JSON form of schedules (documented in `Scenarios/README.md`). One action is one flat
+/// object: `{"at": 120, "do": "update", "client": "B", "entity": 1, "set": {"title": "Te"}}`.
+/// Every option has a default, so files say only what matters; unknown keys are errors, so a
+/// typo never silently changes a run.
+
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ s: String) { stringValue = s }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { stringValue = String(intValue); self.intValue = intValue }
+}
+
+/// Rejects keys a type does not know, naming the allowed ones.
+func rejectUnknownKeys(_ decoder: Decoder, allowed: [String]) throws {
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    for k in c.allKeys.map(\.stringValue).sorted() where !allowed.contains(k) {
+        throw DecodingError.dataCorruptedError(
+            forKey: AnyKey(k), in: c,
+            debugDescription: "unknown key '\(k)'; expected one of: \(allowed.joined(separator: ", "))")
+    }
+}
+
+extension NamespaceID: Codable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let s = try c.decode(String.self)
+        guard let n = NamespaceID(name: s) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown namespace '\(s)'; expected one of: \(Schema.namespaceNames.joined(separator: ", "))")
+        }
+        self = n
+    }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer(); try c.encode(name)
+    }
+}
+
+extension FieldID: Codable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let s = try c.decode(String.self)
+        guard let f = Schema.field(named: s) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown field '\(s)'; expected one of: \(Schema.fieldNames.joined(separator: ", "))")
+        }
+        self = f
+    }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer(); try c.encode(name)
+    }
+}
+
+extension LinkID: Codable {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let s = try c.decode(String.self)
+        guard let l = Schema.link(named: s) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown link '\(s)'; expected one of: \(Schema.linkNames.joined(separator: ", "))")
+        }
+        self = l
+    }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer(); try c.encode(name)
+    }
+}
+
+/// `{"title": "Te", "done": true}`, in field order when written.
+struct FieldSet: Codable {
+    var values: [FieldAssignment]
+    init(_ v: [FieldAssignment]) { values = v }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: AnyKey.self)
+        var out: [FieldAssignment] = []
+        for k in c.allKeys {
+            guard let f = Schema.field(named: k.stringValue) else {
+                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "unknown field '\(k.stringValue)'; expected one of: \(Schema.fieldNames.joined(separator: ", "))")
+            }
+            out.append(FieldAssignment(f, try c.decode(FieldValue.self, forKey: k)))
+        }
+        values = out.sorted { $0.field < $1.field }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: AnyKey.self)
+        for v in values { try c.encode(v.value, forKey: AnyKey(v.field.name)) }
+    }
+}
+
+extension Query: Codable {
+    enum K: String, CodingKey { case namespace, `where`, include }
+
+    public init(from decoder: Decoder) throws {
+        try rejectUnknownKeys(decoder, allowed: ["namespace", "where", "include"])
+        let c = try decoder.container(keyedBy: K.self)
+        namespace = try c.decode(NamespaceID.self, forKey: .namespace)
+        if let w = try c.decodeIfPresent(FieldSet.self, forKey: .where) {
+            guard w.values.count == 1 else {
+                throw DecodingError.dataCorruptedError(forKey: .where, in: c, debugDescription: "expected exactly one field, e.g. {\"done\": false}")
+            }
+            filter = w.values[0]
+        } else {
+            filter = nil
+        }
+        if let inc = try c.decodeIfPresent(String.self, forKey: .include) {
+            if let l = Schema.link(named: inc), l.from == namespace {
+                include = .forward(l)
+            } else if let i = Schema.linkReverseNames.firstIndex(of: inc), LinkID(UInt8(i)).to == namespace {
+                include = .reverse(LinkID(UInt8(i)))
+            } else {
+                let valid = namespace.links.map(\.name) + Schema.linkReverseNames.indices.filter { LinkID(UInt8($0)).to == namespace }.map { Schema.linkReverseNames[$0] }
+                throw DecodingError.dataCorruptedError(forKey: .include, in: c,
+                    debugDescription: "\(namespace.name) cannot include '\(inc)'; expected one of: \(valid.isEmpty ? "(none)" : valid.joined(separator: ", "))")
+            }
+        } else {
+            include = nil
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: K.self)
+        try c.encode(namespace, forKey: .namespace)
+        if let f = filter { try c.encode(FieldSet([f]), forKey: .where) }
+        switch include {
+        case .forward(let l)?: try c.encode(l.name, forKey: .include)
+        case .reverse(let l)?: try c.encode(l.reverseName, forKey: .include)
+        case nil: break
+        }
+    }
+}
+
+extension TimedAction: Codable {
+    enum K: String, CodingKey {
+        case at, `do`, client, entity, namespace, set, link, target, field, text, everyMs, sub, query, choice
+    }
+
+    /// The keys each action kind takes besides `at` and `do`.
+    static func keys(_ kind: ActionKind) -> [K] {
+        switch kind {
+        case .create: return [.client, .entity, .namespace, .set]
+        case .update: return [.client, .entity, .set]
+        case .delete: return [.client, .entity]
+        case .link, .unlink: return [.client, .entity, .link, .target]
+        case .type: return [.client, .entity, .field, .text, .everyMs]
+        case .serverCreate: return [.entity, .namespace, .set]
+        case .serverUpdate: return [.entity, .set]
+        case .serverDelete: return [.entity]
+        case .subscribe: return [.client, .sub, .query]
+        case .unsubscribe: return [.client, .sub]
+        case .queryOnce: return [.client, .query]
+        case .offline, .online, .unreachable, .reachable, .restart: return [.client]
+        case .forceSync: return [.client, .choice]
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: K.self)
+        at = try c.decode(Int64.self, forKey: .at)
+        let name = try c.decode(String.self, forKey: .do)
+        guard let kind = ActionKind(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: .do, in: c,
+                debugDescription: "unknown action '\(name)'; expected one of: \(ActionKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        try rejectUnknownKeys(decoder, allowed: ["at", "do"] + Self.keys(kind).map(\.rawValue))
+        func client() throws -> ClientID { try c.decode(ClientID.self, forKey: .client) }
+        func entity(_ k: K = .entity) throws -> EntityID { try c.decode(EntityID.self, forKey: k) }
+        func set() throws -> [FieldAssignment] { try c.decode(FieldSet.self, forKey: .set).values }
+        switch kind {
+        case .create: action = .create(try client(), try entity(), try c.decode(NamespaceID.self, forKey: .namespace), try set())
+        case .update: action = .update(try client(), try entity(), try set())
+        case .delete: action = .delete(try client(), try entity())
+        case .link: action = .link(try client(), try entity(), try c.decode(LinkID.self, forKey: .link), try entity(.target))
+        case .unlink: action = .unlink(try client(), try entity(), try c.decode(LinkID.self, forKey: .link), try entity(.target))
+        case .type:
+            action = .type(try client(), try entity(), try c.decode(FieldID.self, forKey: .field),
+                           try c.decode(String.self, forKey: .text), everyMs: try c.decodeIfPresent(Int64.self, forKey: .everyMs) ?? 40)
+        case .serverCreate: action = .serverCreate(try entity(), try c.decode(NamespaceID.self, forKey: .namespace), try set())
+        case .serverUpdate: action = .serverUpdate(try entity(), try set())
+        case .serverDelete: action = .serverDelete(try entity())
+        case .subscribe: action = .subscribe(try client(), try c.decode(SubscriptionID.self, forKey: .sub), try c.decode(Query.self, forKey: .query))
+        case .unsubscribe: action = .unsubscribe(try client(), try c.decode(SubscriptionID.self, forKey: .sub))
+        case .queryOnce: action = .queryOnce(try client(), try c.decode(Query.self, forKey: .query))
+        case .offline: action = .goOffline(try client())
+        case .online: action = .goOnline(try client())
+        case .unreachable: action = .serverUnreachable(try client())
+        case .reachable: action = .serverReachable(try client())
+        case .restart: action = .restart(try client())
+        case .forceSync: action = .forceSync(try client(), try c.decode(ConflictChoice.self, forKey: .choice))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: K.self)
+        try c.encode(at, forKey: .at)
+        try c.encode(action.kind.rawValue, forKey: .do)
+        if let cl = action.client { try c.encode(cl, forKey: .client) }
+        switch action {
+        case .create(_, let e, let n, let v), .serverCreate(let e, let n, let v):
+            try c.encode(e, forKey: .entity); try c.encode(n, forKey: .namespace); try c.encode(FieldSet(v), forKey: .set)
+        case .update(_, let e, let v), .serverUpdate(let e, let v):
+            try c.encode(e, forKey: .entity); try c.encode(FieldSet(v), forKey: .set)
+        case .delete(_, let e), .serverDelete(let e):
+            try c.encode(e, forKey: .entity)
+        case .link(_, let e, let l, let t), .unlink(_, let e, let l, let t):
+            try c.encode(e, forKey: .entity); try c.encode(l, forKey: .link); try c.encode(t, forKey: .target)
+        case .type(_, let e, let f, let text, let every):
+            try c.encode(e, forKey: .entity); try c.encode(f, forKey: .field); try c.encode(text, forKey: .text); try c.encode(every, forKey: .everyMs)
+        case .subscribe(_, let s, let q):
+            try c.encode(s, forKey: .sub); try c.encode(q, forKey: .query)
+        case .unsubscribe(_, let s):
+            try c.encode(s, forKey: .sub)
+        case .queryOnce(_, let q):
+            try c.encode(q, forKey: .query)
+        case .forceSync(_, let ch):
+            try c.encode(ch, forKey: .choice)
+        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart:
+            break
+        }
+    }
+}
+
+extension InitialEntity: Codable {
+    enum K: String, CodingKey { case entity, namespace, set, links }
+
+    public init(from decoder: Decoder) throws {
+        try rejectUnknownKeys(decoder, allowed: ["entity", "namespace", "set", "links"])
+        let c = try decoder.container(keyedBy: K.self)
+        entity = try c.decode(EntityID.self, forKey: .entity)
+        namespace = try c.decode(NamespaceID.self, forKey: .namespace)
+        values = try c.decodeIfPresent(FieldSet.self, forKey: .set)?.values ?? []
+        let raw = try c.decodeIfPresent([String: EntityID].self, forKey: .links) ?? [:]
+        var ls: [LinkAssignment] = []
+        for name in raw.keys.sorted() {
+            guard let l = Schema.link(named: name) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [K.links, AnyKey(name)],
+                    debugDescription: "unknown link '\(name)'; expected one of: \(Schema.linkNames.joined(separator: ", "))"))
+            }
+            ls.append(LinkAssignment(l, raw[name]!))
+        }
+        links = ls
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: K.self)
+        try c.encode(entity, forKey: .entity)
+        try c.encode(namespace, forKey: .namespace)
+        try c.encode(FieldSet(values), forKey: .set)
+        if !links.isEmpty {
+            var d: [String: EntityID] = [:]
+            for l in links { d[l.link.name] = l.target }
+            try c.encode(d, forKey: .links)
+        }
+    }
+}
+
+extension SimulationOptions: Codable {
+    enum K: String, CodingKey, CaseIterable {
+        case clients, persistence, latencyMinMs, latencyMaxMs, dropPpm, duplicatePpm, delayPpm, delayMaxMs
+        case clockSkewMs, conflictPolicy, conflictThinkMs, queueCap, connectTimeoutMs, unreachableDetectMs
+        case settleLimitMs, maxEvents, sendTimeoutMs, syncIntervalMs
+    }
+
+    public init(from decoder: Decoder) throws {
+        try rejectUnknownKeys(decoder, allowed: K.allCases.map(\.rawValue))
+        let c = try decoder.container(keyedBy: K.self)
+        self.init()
+        func get<T: Decodable>(_ k: K, _ v: inout T) throws { if let x = try c.decodeIfPresent(T.self, forKey: k) { v = x } }
+        try get(.clients, &clients)
+        try get(.persistence, &persistence)
+        try get(.latencyMinMs, &latencyMinMs)
+        try get(.latencyMaxMs, &latencyMaxMs)
+        try get(.dropPpm, &dropPpm)
+        try get(.duplicatePpm, &duplicatePpm)
+        try get(.delayPpm, &delayPpm)
+        try get(.delayMaxMs, &delayMaxMs)
+        try get(.clockSkewMs, &clockSkewMs)
+        try get(.conflictPolicy, &conflictPolicy)
+        try get(.conflictThinkMs, &conflictThinkMs)
+        try get(.queueCap, &queueCap)
+        try get(.connectTimeoutMs, &connectTimeoutMs)
+        try get(.unreachableDetectMs, &unreachableDetectMs)
+        try get(.settleLimitMs, &settleLimitMs)
+        try get(.maxEvents, &maxEvents)
+        try get(.sendTimeoutMs, &strategy.sendTimeoutMs)
+        try get(.syncIntervalMs, &strategy.syncIntervalMs)
+    }
+
+    /// Writes every option that differs from its default (files say only what matters).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: K.self)
+        let d = SimulationOptions()
+        func put<T: Encodable & Equatable>(_ k: K, _ v: T, _ dv: T) throws { if v != dv { try c.encode(v, forKey: k) } }
+        try c.encode(clients, forKey: .clients)
+        try c.encode(persistence, forKey: .persistence)
+        try put(.latencyMinMs, latencyMinMs, d.latencyMinMs)
+        try put(.latencyMaxMs, latencyMaxMs, d.latencyMaxMs)
+        try put(.dropPpm, dropPpm, d.dropPpm)
+        try put(.duplicatePpm, duplicatePpm, d.duplicatePpm)
+        try put(.delayPpm, delayPpm, d.delayPpm)
+        try put(.delayMaxMs, delayMaxMs, d.delayMaxMs)
+        try put(.clockSkewMs, clockSkewMs, d.clockSkewMs)
+        try put(.conflictPolicy, conflictPolicy, d.conflictPolicy)
+        try put(.conflictThinkMs, conflictThinkMs, d.conflictThinkMs)
+        try put(.queueCap, queueCap, d.queueCap)
+        try put(.connectTimeoutMs, connectTimeoutMs, d.connectTimeoutMs)
+        try put(.unreachableDetectMs, unreachableDetectMs, d.unreachableDetectMs)
+        try put(.settleLimitMs, settleLimitMs, d.settleLimitMs)
+        try put(.maxEvents, maxEvents, d.maxEvents)
+        try put(.sendTimeoutMs, strategy.sendTimeoutMs, d.strategy.sendTimeoutMs)
+        try put(.syncIntervalMs, strategy.syncIntervalMs, d.strategy.syncIntervalMs)
+    }
+}
+
+extension Schedule: Codable {
+    enum K: String, CodingKey { case options, initial, actions }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: K.self)
+        options = try c.decodeIfPresent(SimulationOptions.self, forKey: .options) ?? SimulationOptions()
+        initial = try c.decodeIfPresent([InitialEntity].self, forKey: .initial) ?? []
+        actions = try c.decode([TimedAction].self, forKey: .actions)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: K.self)
+        try c.encode(options, forKey: .options)
+        try c.encode(initial, forKey: .initial)
+        try c.encode(actions, forKey: .actions)
+    }
+}
