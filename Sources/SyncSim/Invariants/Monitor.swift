@@ -282,7 +282,9 @@ struct Monitor {
             for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (i, targeted.contains(k)) } }
         }
         var candidates: [UInt64: [(intent: History.Intent, tx: Int, value: FieldValue)]] = [:]
-        for it in h.intents where !rejected.contains(it.write.id) {
+        // Every write that took effect competes, even one the user was told failed (a timeout
+        // after the server applied it): the server's log, not the client's belief, is the truth.
+        for it in h.intents {
             guard let tx = lastTxOfWrite[it.write.id] else { continue }
             for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, tx, x.value)) } }
         }
@@ -324,6 +326,10 @@ struct Monitor {
 
     /// A typing burst that nothing else raced ends at its last keystroke.
     mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, at t: Int64) {
+        var firstTx: [WriteID: Int] = [:], lastTx: [WriteID: Int] = [:]
+        for (i, a) in h.applied.enumerated() {
+            for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = i }; lastTx[w] = i }
+        }
         var bursts: [UInt32: [History.Intent]] = [:]
         for it in h.intents { if let b = it.write.burst { bursts[b, default: []].append(it) } }
         for b in bursts.keys.sorted() {
@@ -331,8 +337,15 @@ struct Monitor {
             guard let last = keys.last, case .update(let e, let ns, let a)? = last.write.ops.first, let x = a.first else { continue }
             if rejected.contains(last.write.id) || deleteIntents.contains(e) { continue }
             let start = keys.first!.time
+            let burstIDs = Set(keys.map(\.write.id))
+            let firstApplied = keys.compactMap { firstTx[$0.write.id] }.min() ?? Int.max
+            // Raced: another write to the same field made during or after the burst, or one made
+            // earlier but applied after the burst began to land (an offline replay: under
+            // arrival order it legitimately wins).
             let raced = h.intents.contains { it in
-                it.write.burst != b && it.time >= start && it.write.ops.contains { $0.entity == e && $0.assignments.contains { $0.field == x.field } }
+                guard !burstIDs.contains(it.write.id),
+                      it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }) else { return false }
+                return it.time >= start || (lastTx[it.write.id] ?? -1) > firstApplied
             }
             if raced { continue }
             guard let rec = data[e] else { continue }
