@@ -65,7 +65,7 @@ struct RunCommand: Command {
         print("clients     \(schedule.options.clients)   actions \(schedule.actions.count)   persistence \(schedule.options.persistence ? "on" : "off")")
         print("events      \(r.events)")
         print("virtual     \(r.virtualDurationMs) ms")
-        print("trace hash  \(r.traceHashHex)")
+        print("trace hash  \(r.traceHashHex)   (schedule \(schedule.digest))")
         print("settled     " + (r.convergenceMs.map { "\($0) ms after heal" } ?? "no"))
         print("server      \(r.server.count) entities, digest \(StableHasher.digest(r.server))")
         for c in r.clients {
@@ -106,6 +106,8 @@ struct RunReport: Encodable {
     var convergenceMs: Int64?
     var serverEntities: Int
     var serverDigest: String
+    var scheduleHash: String
+    var actions: Int
     var clients: [C]
     var violations: [V]
 
@@ -119,6 +121,8 @@ struct RunReport: Encodable {
         convergenceMs = r.convergenceMs
         serverEntities = r.server.count
         serverDigest = StableHasher.digest(r.server)
+        scheduleHash = schedule.digest
+        actions = schedule.actions.count
         clients = r.clients.map { c in
             C(client: c.client.description, pendingWrites: c.pendingWrites.count,
               subscriptions: Dictionary(uniqueKeysWithValues: c.subscriptions.map { ($0.id.description, $0.result == $0.expected) }))

@@ -29,6 +29,15 @@ import Testing
         #expect(Set(hashes).count == hashes.count, "different seeds must give different traces")
     }
 
+    @Test func generatedSchedulesAreIdenticalAcrossProcesses() throws {
+        for seed in 0..<10 {
+            let a = try CLI.json(try CLI.run(["run", "--strategy", "instant", "--seed", String(seed), "--json"]).stdout)["scheduleHash"] as? String
+            let b = try CLI.json(try CLI.run(["run", "--strategy", "fullEntity", "--seed", String(seed), "--json"]).stdout)["scheduleHash"] as? String
+            #expect(a != nil && a == b)
+            #expect(a == WorkloadGenerator().generate(seed: UInt64(seed)).digest)
+        }
+    }
+
     @Test(arguments: StrategyRegistry.names)
     func everyStrategyIsDeterministicAcrossProcesses(strategy: String) throws {
         for seed in [1, 7, 42] {

@@ -28,7 +28,17 @@ struct Monitor {
         cachedQueries = Array(repeating: [], count: clients)
     }
 
-    mutating func report(_ v: Violation) { violations.append(v) }
+    /// Reports at most `perInvariantLimit` violations of one invariant per run: the first ones
+    /// tell the story; thousands of repeats only bury it (the count is kept in `suppressed`).
+    static let perInvariantLimit = 20
+    var reported: [InvariantID: Int] = [:]
+    private(set) var suppressed = 0
+
+    mutating func report(_ v: Violation) {
+        let n = (reported[v.invariant] ?? 0) + 1
+        reported[v.invariant] = n
+        if n <= Self.perInvariantLimit { violations.append(v) } else { suppressed += 1 }
+    }
 
     mutating func liveness(at time: Int64, _ why: String) {
         report(Violation(.liveness, at: time, why))

@@ -23,6 +23,6 @@ public struct Violation: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     public var description: String {
-        "t=\(time)ms  \(invariant.rawValue)" + (client.map { "  client \($0)" } ?? "") + "  \(explanation)"
+        "t=\(time)ms  \(invariant.rawValue)" + (client.map { "  client \($0)" } ?? "") + (entity.map { "  entity \($0.raw)" } ?? "") + "  \(explanation)"
     }
 }

@@ -327,3 +327,12 @@ extension Schedule: Codable {
         try c.encode(actions, forKey: .actions)
     }
 }
+
+extension Schedule {
+    /// FNV-1a of the canonical JSON text: identifies a schedule across processes and machines.
+    public var digest: String {
+        var h = StableHasher()
+        h.combine((try? JSONFormat.encode(self)) ?? "")
+        return h.hex
+    }
+}

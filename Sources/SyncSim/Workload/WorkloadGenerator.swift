@@ -13,7 +13,7 @@ public struct WorkloadGenerator: Sendable {
     /// The kinds of step the generator can emit; swarm testing switches them on and off.
     public enum Kind: String, CaseIterable, Sendable, Codable {
         case create, update, concurrentEdit, typing, delete, link, serverWrite, subscribe, queryOnce
-        case offlineWindow, unreachableWindow, restart
+        case offlineWindow, unreachableWindow, partition, restart, forceSync
         case messageFaults, clockSkew
     }
 
@@ -181,7 +181,12 @@ public struct WorkloadGenerator: Sendable {
 
         mutating func client(_ r: inout SimRandom) -> ClientID { ClientID(r.index(clients)) }
 
+        /// A patch of one field (or, one time in four, of several).
         mutating func update(_ c: ClientID, _ e: EntityID, _ ns: NamespaceID, _ r: inout SimRandom, field: FieldID? = nil) {
+            if field == nil && r.below(4) == 0 && ns.fields.count > 1 {
+                let fs = ns.fields.filter { _ in r.below(2) == 0 }
+                if fs.count > 1 { add(.update(c, e, fs.map { FieldAssignment($0, value($0, &r)) })); return }
+            }
             let f = field ?? ns.fields[r.index(ns.fields.count)]
             add(.update(c, e, [FieldAssignment(f, value(f, &r))]))
         }
@@ -235,7 +240,7 @@ public struct WorkloadGenerator: Sendable {
                 add(.delete(c, e))
             case .link:
                 guard let (p, _) = pickEntity(&r, .posts), let (a, _) = pickEntity(&r, .profiles) else { return }
-                add(.link(client(&r), p, .author, a))
+                add(r.below(4) == 0 ? .unlink(client(&r), p, .author, a) : .link(client(&r), p, .author, a))
             case .serverWrite:
                 guard let (e, ns) = pickEntity(&r) else { return }
                 if r.below(6) == 0 {
@@ -264,8 +269,18 @@ public struct WorkloadGenerator: Sendable {
                 unreachableUntil[c.index] = until
                 add(.serverUnreachable(c))
                 pendingCloses.append(TimedAction(at: until, .serverReachable(c)))
+            case .partition:
+                // Several clients lose the server at once, then heal together.
+                let until = now + 500 + Int64(r.below(4_000))
+                for i in 0..<clients where r.below(2) == 0 && unreachableUntil[i] < now {
+                    unreachableUntil[i] = until
+                    add(.serverUnreachable(ClientID(i)))
+                    pendingCloses.append(TimedAction(at: until, .serverReachable(ClientID(i))))
+                }
             case .restart:
                 add(.restart(client(&r)))
+            case .forceSync:
+                add(.forceSync(client(&r), r.below(2) == 0 ? .keepLocal : .keepServer))
             case .messageFaults, .clockSkew:
                 // Options, drawn with the swarm; nothing to emit.
                 if let (e, ns) = pickEntity(&r) { update(client(&r), e, ns, &r) }
