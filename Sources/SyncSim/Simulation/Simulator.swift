@@ -45,6 +45,7 @@ public struct Simulator<S: SyncStrategy> {
     var net: NetworkModel
     var clientTimerGen: [[TimerID: UInt32]]
     var serverTimerGen: [TimerID: UInt32] = [:]
+    var nextTimerGen: UInt32 = 0
     var cOut = ClientOutbox<Up>()
     var sOut = ServerOutbox<Down>()
     var recorder: TraceRecorder
@@ -252,7 +253,10 @@ public struct Simulator<S: SyncStrategy> {
             case .connect: connect(c)
             case .disconnect: closeConnection(c, notifyClient: false, reason: "client closed it")
             case .setTimer(let id, let after):
-                let gen = (clientTimerGen[c.index][id] ?? 0) &+ 1
+                // Generations come from one run-wide counter, so a timer cancelled and set again
+                // can never be confused with a stale firing of its earlier setting.
+                nextTimerGen &+= 1
+                let gen = nextTimerGen
                 clientTimerGen[c.index][id] = gen
                 queue.push(at: now + max(0, after), .clientTimer(c, id, gen: gen, incarnation: incarnation[c.index]))
             case .cancelTimer(let id):
@@ -369,7 +373,8 @@ public struct Simulator<S: SyncStrategy> {
             case .send(let c, let m): sendDown(c, m)
             case .disconnect(let c): closeConnection(c, notifyClient: true, reason: "server closed it")
             case .setTimer(let id, let after):
-                let gen = (serverTimerGen[id] ?? 0) &+ 1
+                nextTimerGen &+= 1
+                let gen = nextTimerGen
                 serverTimerGen[id] = gen
                 queue.push(at: now + max(0, after), .serverTimer(id, gen: gen))
             case .cancelTimer(let id): serverTimerGen[id] = nil

@@ -105,3 +105,51 @@ import Testing
         }
     }
 }
+
+/// A timer cancelled and set again must not fire at its first deadline (found by the
+/// conflictPrompt work: generations used to restart at 1 after a cancel).
+@Suite struct TimerTests {
+    struct Once: WireMessage {
+        var kind: String { "x" }
+        var description: String { "x" }
+        func stableHash(into h: inout StableHasher) {}
+    }
+    struct C: ClientMachine {
+        typealias Up = Once
+        typealias Down = Once
+        var fired: [Int64] = []
+        var durableState: Int { 0 }
+        var pendingWrites: [WriteID] { [] }
+        func result(of subscription: SubscriptionID) -> QueryResult? { nil }
+        mutating func handle(_ input: ClientInput<Once>, now: Int64, out: inout ClientOutbox<Once>) {
+            switch input {
+            case .network(.online):
+                out(.setTimer(TimerID(7), afterMs: 100))
+                out(.cancelTimer(TimerID(7)))
+                out(.setTimer(TimerID(7), afterMs: 500))
+            case .timerFired: fired.append(now)
+            default: break
+            }
+        }
+    }
+    struct S: ServerMachine {
+        typealias Up = Once
+        typealias Down = Once
+        var data = EntityStore()
+        mutating func handle(_ input: ServerInput<Once>, now: Int64, out: inout ServerOutbox<Once>) {}
+    }
+    struct T: SyncStrategy {
+        var info: StrategyInfo { StrategyInfo(name: "t", summary: "", contract: [], arbitration: .serverArrival) }
+        var transport: Transport { .datagram }
+        func makeClient(_ context: ClientContext, restoring durable: Int?) -> C { C() }
+        func makeServer(_ context: ServerContext) -> S { S() }
+    }
+
+    @Test func resetTimerFiresOnlyAtItsNewDeadline() throws {
+        var o = SimulationOptions()
+        o.clients = 1
+        var sim = try Simulator(strategy: T(), schedule: Schedule(options: o, actions: [TimedAction(at: 1_000, .goOffline(ClientID(0)))]), seed: 1)
+        _ = sim.run()
+        #expect(sim.client(ClientID(0)).fired == [500])
+    }
+}
