@@ -63,8 +63,6 @@ public struct ConflictPromptClient: ClientMachine {
         var shown: QueryResult?
     }
 
-    static let requestTimer = TimerID(1)
-    static let pollTimer = TimerID(2)
     static func onceTimer(_ r: QueryRequestID) -> TimerID { TimerID(0x8000_0000 | (r.raw & 0x7FFF_FFFF)) }
     static let pollMs: Int64 = 5_000
     static let queryTimeoutMs: Int64 = 3_000
@@ -92,6 +90,11 @@ public struct ConflictPromptClient: ClientMachine {
     var views: [View] = []
     var once: [(QueryRequestID, Query)] = []
     var awaitingFetch = false
+    /// Timer ids are never reused within an incarnation (a cancelled id set again could be hit
+    /// by the earlier, still queued firing: see the report on `Simulator.drainClient`).
+    var nextTimer: UInt32 = 1
+    var requestTimer: TimerID?
+    var pollTimer: TimerID?
 
     public init(context: ClientContext, restoring durable: Durable?) {
         id = context.id
@@ -133,7 +136,7 @@ public struct ConflictPromptClient: ClientMachine {
             online = true
             reachable = true
             failures = 0
-            out(.setTimer(Self.pollTimer, afterMs: Self.pollMs))
+            armPoll(out: &out)
             fetch(out: &out)
             pump(out: &out)
         case .network(.offline):
@@ -141,9 +144,10 @@ public struct ConflictPromptClient: ClientMachine {
             awaitingFetch = false
             if inFlight {
                 inFlight = false
-                out(.cancelTimer(Self.requestTimer))
+                cancelRequestTimer(out: &out)
             }
-            out(.cancelTimer(Self.pollTimer))
+            if let t = pollTimer { out(.cancelTimer(t)) }
+            pollTimer = nil
             let failed = once
             once.removeAll()
             for (r, q) in failed {
@@ -162,17 +166,19 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     mutating func timerFired(_ t: TimerID, out: inout ClientOutbox<ConflictPromptUp>) {
-        if t == Self.requestTimer {
+        if t == requestTimer {
             // Timed out: the server counts as unreachable; retry the same request (same key).
+            requestTimer = nil
             guard inFlight, online, !queue.isEmpty else { return }
             failures += 1
             reachable = false
             send(out: &out)
-        } else if t == Self.pollTimer {
+        } else if t == pollTimer {
+            pollTimer = nil
             guard online else { return }
             if awaitingFetch { reachable = false }
             if !views.isEmpty { fetch(out: &out) }
-            out(.setTimer(Self.pollTimer, afterMs: Self.pollMs))
+            armPoll(out: &out)
         } else if let i = once.firstIndex(where: { Self.onceTimer($0.0) == t }) {
             let (r, q) = once.remove(at: i)
             reachable = false
@@ -288,7 +294,27 @@ public struct ConflictPromptClient: ClientMachine {
         }
         inFlight = true
         out(.send(.write(queue[0].request)))
-        out(.setTimer(Self.requestTimer, afterMs: 2_000 + 1_000 * Int64(min(failures, 4))))
+        cancelRequestTimer(out: &out)
+        let t = freshTimer()
+        requestTimer = t
+        out(.setTimer(t, afterMs: 2_000 + 1_000 * Int64(min(failures, 4))))
+    }
+
+    mutating func freshTimer() -> TimerID {
+        defer { nextTimer = nextTimer == 0x7FFF_FFFF ? 1 : nextTimer + 1 }
+        return TimerID(nextTimer)
+    }
+
+    mutating func cancelRequestTimer(out: inout ClientOutbox<ConflictPromptUp>) {
+        if let t = requestTimer { out(.cancelTimer(t)) }
+        requestTimer = nil
+    }
+
+    mutating func armPoll(out: inout ClientOutbox<ConflictPromptUp>) {
+        if let t = pollTimer { out(.cancelTimer(t)) }
+        let t = freshTimer()
+        pollTimer = t
+        out(.setTimer(t, afterMs: Self.pollMs))
     }
 
     mutating func answered(out: inout ClientOutbox<ConflictPromptUp>) {
@@ -296,7 +322,7 @@ public struct ConflictPromptClient: ClientMachine {
         failures = 0
         if inFlight {
             inFlight = false
-            out(.cancelTimer(Self.requestTimer))
+            cancelRequestTimer(out: &out)
         }
     }
 
