@@ -1,0 +1,547 @@
+/// The sideBar iOS client: Stores + `WriteQueue` + `OfflineStore` + `SyncCoordinator` of seed 003,
+/// reduced to their sync semantics. Rules and their sources are tabulated on
+/// `ConflictPromptStrategy`.
+public struct ConflictPromptClient: ClientMachine {
+    public typealias Up = ConflictPromptUp
+    public typealias Down = ConflictPromptDown
+
+    /// One `PendingWrite` row: one user write, or several consecutive updates of one entity
+    /// coalesced into one request.
+    public struct Entry: Sendable, Hashable {
+        public var writes: [WriteID]
+        public var ops: [Op]
+        /// The server `modified` of each entity the steps touch, as the client knew it at enqueue
+        /// time (ascending by entity).
+        public var expect: [CPExpectation]
+        /// Sent at least once: from then on the request never changes (idempotency).
+        public var sent = false
+        /// The user chose "keep local": replay without the snapshot check.
+        public var force = false
+        /// A server result showed the entity changed while this write was pending ("mark
+        /// conflict" instead of applying the realtime event over it).
+        public var remoteChangeSeen = false
+
+        public var key: WriteID { writes[0] }
+        public var request: CPWriteRequest { CPWriteRequest(key: key, writes: writes, ops: ops, expect: expect, force: force) }
+    }
+
+    /// A write the server applied whose effect a list result may not show yet.
+    public struct Confirmed: Sendable, Hashable {
+        public var txID: UInt64
+        public var ops: [Op]
+    }
+
+    /// An `OfflineEntry`: the last server result seen for a query.
+    public struct Cached: Sendable, Hashable {
+        public var query: Query
+        public var snapshot: CPSnapshot
+    }
+
+    /// Core Data state: the write queue and the offline snapshots (both durable regardless of
+    /// `ClientContext.persistence`, see the strategy's doc comment).
+    public struct Durable: Sendable, Hashable {
+        public var queue: [Entry]
+        public var cache: [Cached]
+        public var known: EntityStore
+        public var knownVersion: [UInt64]
+        public var confirmed: [Confirmed]
+        public var conflictsRaised: UInt32
+    }
+
+    struct Hold: Sendable, Hashable {
+        var entity: EntityID
+        var record: EntityRecord?
+    }
+
+    struct View: Sendable {
+        var sub: SubscriptionID
+        var query: Query
+        var base: CPSnapshot?
+        var fromCache = false
+        /// Server records kept back for entities with pending writes.
+        var holds: [Hold] = []
+        var shown: QueryResult?
+    }
+
+    static func onceTimer(_ r: QueryRequestID) -> TimerID { TimerID(0x8000_0000 | (r.raw & 0x7FFF_FFFF)) }
+    static let pollMs: Int64 = 5_000
+    static let queryTimeoutMs: Int64 = 3_000
+
+    public let id: ClientID
+    let cap: Int
+    let incarnation: Int
+
+    public private(set) var queue: [Entry] = []
+    var cache: [Cached] = []
+    /// The newest server copy of every entity seen, and its `modified` (0: none), dense by id.
+    var known = EntityStore()
+    var knownVersion: [UInt64] = []
+    var confirmed: [Confirmed] = []
+    var conflictsRaised: UInt32 = 0
+
+    public private(set) var online = false
+    /// `ConnectivityMonitor.isOffline` is network down *or* server unreachable; this is the
+    /// second half, learnt from timeouts and answers.
+    public private(set) var reachable = true
+    /// The queue head's request is out and unanswered.
+    var inFlight = false
+    var failures = 0
+    public private(set) var openConflict: (id: ConflictID, key: WriteID)?
+    var views: [View] = []
+    var once: [(QueryRequestID, Query)] = []
+    var awaitingFetch = false
+    /// Timer ids are never reused within an incarnation (a cancelled id set again could be hit
+    /// by the earlier, still queued firing: see the report on `Simulator.drainClient`).
+    var nextTimer: UInt32 = 1
+    var requestTimer: TimerID?
+    var pollTimer: TimerID?
+
+    public init(context: ClientContext, restoring durable: Durable?) {
+        id = context.id
+        cap = context.queueCap
+        incarnation = context.incarnation
+        if let d = durable {
+            queue = d.queue
+            cache = d.cache
+            known = d.known
+            knownVersion = d.knownVersion
+            confirmed = d.confirmed
+            conflictsRaised = d.conflictsRaised
+        }
+    }
+
+    public var durableState: Durable {
+        Durable(queue: queue, cache: cache, known: known, knownVersion: knownVersion, confirmed: confirmed, conflictsRaised: conflictsRaised)
+    }
+
+    public func result(of subscription: SubscriptionID) -> QueryResult? {
+        views.first { $0.sub == subscription }?.shown
+    }
+
+    public var pendingWrites: [WriteID] { queue.flatMap(\.writes) }
+
+    func version(_ e: EntityID) -> UInt64 { Int(e.raw) < knownVersion.count ? knownVersion[Int(e.raw)] : 0 }
+
+    mutating func setVersion(_ e: EntityID, _ v: UInt64) {
+        let i = Int(e.raw)
+        if i >= knownVersion.count { knownVersion.append(contentsOf: repeatElement(0, count: i - knownVersion.count + 1)) }
+        knownVersion[i] = v
+    }
+
+    // MARK: - Inputs
+
+    public mutating func handle(_ input: ClientInput<ConflictPromptDown>, now: Int64, out: inout ClientOutbox<ConflictPromptUp>) {
+        switch input {
+        case .network(.online):
+            online = true
+            reachable = true
+            failures = 0
+            armPoll(out: &out)
+            fetch(out: &out)
+            pump(out: &out)
+        case .network(.offline):
+            online = false
+            awaitingFetch = false
+            if inFlight {
+                inFlight = false
+                cancelRequestTimer(out: &out)
+            }
+            if let t = pollTimer { out(.cancelTimer(t)) }
+            pollTimer = nil
+            let failed = once
+            once.removeAll()
+            for (r, q) in failed {
+                out(.cancelTimer(Self.onceTimer(r)))
+                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+            }
+        case .connected, .disconnected:
+            out(.event(.invalidInput("connection event on a datagram transport: \(input)")))
+        case .timerFired(let t):
+            timerFired(t, out: &out)
+        case .received(let m):
+            receive(m, out: &out)
+        case .user(let cmd):
+            user(cmd, out: &out)
+        }
+    }
+
+    mutating func timerFired(_ t: TimerID, out: inout ClientOutbox<ConflictPromptUp>) {
+        if t == requestTimer {
+            // Timed out: the server counts as unreachable; retry the same request (same key).
+            requestTimer = nil
+            guard inFlight, online, !queue.isEmpty else { return }
+            failures += 1
+            reachable = false
+            send(out: &out)
+        } else if t == pollTimer {
+            pollTimer = nil
+            guard online else { return }
+            if awaitingFetch { reachable = false }
+            if !views.isEmpty { fetch(out: &out) }
+            armPoll(out: &out)
+        } else if let i = once.firstIndex(where: { Self.onceTimer($0.0) == t }) {
+            let (r, q) = once.remove(at: i)
+            reachable = false
+            out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+        }
+    }
+
+    mutating func user(_ cmd: UserCommand, out: inout ClientOutbox<ConflictPromptUp>) {
+        switch cmd {
+        case .write(let w):
+            enqueue(w, out: &out)
+        case .subscribe(let s, let q):
+            views.removeAll { $0.sub == s }
+            var v = View(sub: s, query: q)
+            if let c = cache.first(where: { $0.query == q }) {
+                v.base = c.snapshot
+                v.fromCache = true
+            }
+            views.append(v)
+            views.sort { $0.sub < $1.sub }
+            refreshViews(out: &out)
+            fetch(out: &out)
+        case .unsubscribe(let s):
+            guard views.contains(where: { $0.sub == s }) else {
+                out(.event(.invalidInput("no subscription \(s) to close")))
+                return
+            }
+            views.removeAll { $0.sub == s }
+            pruneConfirmed()
+            fetch(out: &out)
+        case .queryOnce(let r, let q):
+            guard online && reachable else {
+                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+                return
+            }
+            once.removeAll { $0.0 == r }
+            once.append((r, q))
+            out(.send(.query(r, q)))
+            out(.setTimer(Self.onceTimer(r), afterMs: Self.queryTimeoutMs))
+        case .resolveConflict(let c, let choice):
+            resolve(c, choice, out: &out)
+        case .forceSync:
+            out(.event(.invalidInput("sideBar has no forced sync (seed 003): \(cmd)")))
+        }
+    }
+
+    // MARK: - Write queue
+
+    mutating func enqueue(_ w: UserWrite, out: inout ClientOutbox<ConflictPromptUp>) {
+        if let why = Self.invalid(w) {
+            out(.event(.writeRejected(w.id, .invalid(why))))
+            return
+        }
+        // Consecutive updates of one entity coalesce into the last row, if it was never sent.
+        if let merged = coalesce(w) {
+            queue[queue.count - 1] = merged
+            persist(out: &out)
+            refreshViews(out: &out)
+            return
+        }
+        guard queue.count < cap else {
+            out(.event(.writeRejected(w.id, .queueFull)))
+            return
+        }
+        var entities: [EntityID] = []
+        for op in w.ops where !entities.contains(op.entity) { entities.append(op.entity) }
+        entities.sort()
+        queue.append(Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, version($0)) }))
+        persist(out: &out)
+        refreshViews(out: &out)
+        pump(out: &out)
+    }
+
+    static func invalid(_ w: UserWrite) -> String? {
+        if w.ops.isEmpty { return "a write with no steps" }
+        for op in w.ops {
+            switch op {
+            case .create(_, let ns, let a), .update(_, let ns, let a):
+                if let e = EntityStore.validate(a, ns) { return e.description }
+            case .link(_, let l, _), .unlink(_, let l, _):
+                if l.raw >= Schema.linkCount { return "unknown link" }
+            case .delete: break
+            }
+        }
+        return nil
+    }
+
+    /// The last row with `w` folded in, if `w` is a single-entity update that can coalesce.
+    func coalesce(_ w: UserWrite) -> Entry? {
+        guard var last = queue.last, !last.sent, openConflict?.key != last.key,
+              case .update(let e, let ns, var merged)? = last.ops.first, last.ops.count == 1 else { return nil }
+        for op in w.ops {
+            guard case .update(e, ns, let a) = op else { return nil }
+            for x in a {
+                if let i = merged.firstIndex(where: { $0.field == x.field }) { merged[i] = x } else { merged.append(x) }
+            }
+        }
+        last.ops = [.update(e, ns, merged)]
+        last.writes.append(w.id)
+        return last
+    }
+
+    /// Replays the head of the queue when online and not paused on a conflict.
+    mutating func pump(out: inout ClientOutbox<ConflictPromptUp>) {
+        guard online, openConflict == nil, !inFlight, !queue.isEmpty else { return }
+        send(out: &out)
+    }
+
+    mutating func send(out: inout ClientOutbox<ConflictPromptUp>) {
+        if !queue[0].sent {
+            queue[0].sent = true
+            persist(out: &out)
+        }
+        inFlight = true
+        out(.send(.write(queue[0].request)))
+        cancelRequestTimer(out: &out)
+        let t = freshTimer()
+        requestTimer = t
+        out(.setTimer(t, afterMs: 2_000 + 1_000 * Int64(min(failures, 4))))
+    }
+
+    mutating func freshTimer() -> TimerID {
+        defer { nextTimer = nextTimer == 0x7FFF_FFFF ? 1 : nextTimer + 1 }
+        return TimerID(nextTimer)
+    }
+
+    mutating func cancelRequestTimer(out: inout ClientOutbox<ConflictPromptUp>) {
+        if let t = requestTimer { out(.cancelTimer(t)) }
+        requestTimer = nil
+    }
+
+    mutating func armPoll(out: inout ClientOutbox<ConflictPromptUp>) {
+        if let t = pollTimer { out(.cancelTimer(t)) }
+        let t = freshTimer()
+        pollTimer = t
+        out(.setTimer(t, afterMs: Self.pollMs))
+    }
+
+    mutating func answered(out: inout ClientOutbox<ConflictPromptUp>) {
+        reachable = true
+        failures = 0
+        if inFlight {
+            inFlight = false
+            cancelRequestTimer(out: &out)
+        }
+    }
+
+    mutating func writeResult(_ key: WriteID, _ outcome: CPOutcome, out: inout ClientOutbox<ConflictPromptUp>) {
+        reachable = true
+        // A duplicate or late answer for a row already settled.
+        guard let head = queue.first, head.key == key, head.sent else { return }
+        switch outcome {
+        case .applied(let tx, let changes):
+            answered(out: &out)
+            queue.removeFirst()
+            confirmed.append(Confirmed(txID: tx, ops: head.ops))
+            for ch in changes {
+                let e = ch.entity
+                // Our own write moved `modified`: later rows for the entity that were based on
+                // what this one replaced are rebased, so they do not conflict with ourselves.
+                let mine = head.expect.first { $0.entity == e }?.version ?? 0
+                for i in queue.indices {
+                    for j in queue[i].expect.indices where queue[i].expect[j].entity == e {
+                        let v = queue[i].expect[j].version
+                        if v == mine || v == ch.before { queue[i].expect[j].version = ch.after }
+                    }
+                }
+                if version(e) == ch.before && ch.after > version(e) {
+                    for op in head.ops where op.entity == e { _ = known.apply(Self.overlayStep(op), mode: .upsert) }
+                    setVersion(e, ch.after)
+                }
+            }
+            for w in head.writes { out(.event(.writeConfirmed(w))) }
+            pruneConfirmed()
+            settled(out: &out)
+        case .refused(let why):
+            answered(out: &out)
+            queue.removeFirst()
+            for w in head.writes { out(.event(.writeRejected(w, .serverError(why)))) }
+            settled(out: &out)
+        case .conflict(let e, let v):
+            // Stale: a 409 for the unforced copy after the user chose "keep local", or a
+            // duplicate of a 409 already put before the user.
+            guard !head.force, openConflict == nil else { return }
+            answered(out: &out)
+            conflictsRaised &+= 1
+            let c = ConflictID(UInt32(truncatingIfNeeded: incarnation & 0xFFF) << 20 | (conflictsRaised & 0xF_FFFF))
+            openConflict = (c, key)
+            _ = v
+            persist(out: &out)
+            out(.event(.conflictRaised(c, e)))
+        }
+    }
+
+    /// After a row leaves the queue: store, redraw, replay the next; an empty queue refreshes
+    /// the lists (seed 003: "process queue in order -> refresh lists").
+    mutating func settled(out: inout ClientOutbox<ConflictPromptUp>) {
+        persist(out: &out)
+        refreshViews(out: &out)
+        pump(out: &out)
+        if queue.isEmpty { fetch(out: &out) }
+    }
+
+    mutating func resolve(_ c: ConflictID, _ choice: ConflictChoice, out: inout ClientOutbox<ConflictPromptUp>) {
+        guard let open = openConflict, open.id == c, let head = queue.first, head.key == open.key else {
+            out(.event(.invalidInput("no open conflict \(c)")))
+            return
+        }
+        openConflict = nil
+        switch choice {
+        case .keepLocal:
+            queue[0].force = true
+            persist(out: &out)
+            pump(out: &out)
+        case .keepServer:
+            queue.removeFirst()
+            for w in head.writes { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            settled(out: &out)
+        }
+    }
+
+    // MARK: - Reads
+
+    mutating func fetch(out: inout ClientOutbox<ConflictPromptUp>) {
+        guard online else { return }
+        awaitingFetch = true
+        out(.send(.fetch(views.map { CPSubscription($0.sub, $0.query) })))
+    }
+
+    mutating func receive(_ m: ConflictPromptDown, out: inout ClientOutbox<ConflictPromptUp>) {
+        switch m {
+        case .writeResult(let key, let outcome):
+            writeResult(key, outcome, out: &out)
+        case .queryResult(let r, let snap):
+            reachable = true
+            guard let i = once.firstIndex(where: { $0.0 == r }) else { return }
+            let (_, q) = once.remove(at: i)
+            out(.cancelTimer(Self.onceTimer(r)))
+            learn(snap)
+            remember(q, snap)
+            persist(out: &out)
+            out(.event(.queryOnceResult(r)))
+        case .results(let ids, let snaps, let realtime):
+            reachable = true
+            if !realtime { awaitingFetch = false }
+            guard ids.count == snaps.count else {
+                out(.event(.invalidInput("results with \(ids.count) ids and \(snaps.count) snapshots")))
+                return
+            }
+            let pending = pendingEntities()
+            for (s, snap) in zip(ids, snaps) {
+                guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
+                guard snap.versions.count == snap.result.entries.count else {
+                    out(.event(.invalidInput("result for \(s) without one version per entry")))
+                    continue
+                }
+                // Datagrams reorder: never go back to an older answer.
+                if let b = views[i].base, snap.asOf < b.asOf { continue }
+                var v = views[i]
+                v.holds.removeAll { !pending.contains($0.entity) }
+                if let old = v.base {
+                    for e in pending where !v.holds.contains(where: { $0.entity == e }) {
+                        let before = old.result.record(e)
+                        if before != snap.result.record(e) {
+                            v.holds.append(Hold(entity: e, record: before))
+                            markRemoteChange(e)
+                        }
+                    }
+                    v.holds.sort { $0.entity < $1.entity }
+                }
+                v.base = snap
+                v.fromCache = false
+                views[i] = v
+                learn(snap)
+                remember(v.query, snap)
+            }
+            pruneConfirmed()
+            persist(out: &out)
+            refreshViews(out: &out)
+        }
+    }
+
+    mutating func markRemoteChange(_ e: EntityID) {
+        for i in queue.indices where queue[i].expect.contains(where: { $0.entity == e }) { queue[i].remoteChangeSeen = true }
+    }
+
+    /// Entities with a row in the queue, ascending.
+    func pendingEntities() -> [EntityID] {
+        var out: [EntityID] = []
+        for entry in queue { for x in entry.expect where !out.contains(x.entity) { out.append(x.entity) } }
+        return out.sorted()
+    }
+
+    mutating func learn(_ snap: CPSnapshot) {
+        for (entry, v) in zip(snap.result.entries, snap.versions) where v >= version(entry.id) {
+            known[entry.id] = entry.record
+            setVersion(entry.id, v)
+        }
+    }
+
+    mutating func remember(_ q: Query, _ snap: CPSnapshot) {
+        if let i = cache.firstIndex(where: { $0.query == q }) {
+            if snap.asOf >= cache[i].snapshot.asOf { cache[i].snapshot = snap }
+        } else {
+            cache.append(Cached(query: q, snapshot: snap))
+        }
+    }
+
+    /// Confirmed writes stay overlaid until every open list has a server answer that includes them.
+    mutating func pruneConfirmed() {
+        if views.isEmpty { confirmed.removeAll(); return }
+        var low = UInt64.max
+        for v in views {
+            guard let b = v.base, !v.fromCache else { return }
+            low = min(low, b.asOf)
+        }
+        confirmed.removeAll { $0.txID <= low }
+    }
+
+    mutating func persist(out: inout ClientOutbox<ConflictPromptUp>) { out(.persist) }
+
+    /// Recomputes what each list shows (server answer, held records, confirmed and pending
+    /// overlay) and yields the lists that changed.
+    mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
+        let pending = pendingEntities()
+        for i in views.indices {
+            guard let base = views[i].base else { continue }
+            let shown = render(views[i], base, pending)
+            if shown != views[i].shown {
+                views[i].shown = shown
+                out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
+            }
+        }
+    }
+
+    func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
+        let late = confirmed.filter { $0.txID > base.asOf }
+        let holds = v.holds.filter { pending.contains($0.entity) }
+        if late.isEmpty && queue.isEmpty && holds.isEmpty { return base.result }
+        var store = EntityStore()
+        for e in base.result.entries { store[e.id] = e.record }
+        for h in holds { store[h.entity] = h.record }
+        for c in late { for op in c.ops { overlay(op, &store) } }
+        for entry in queue { for op in entry.ops { overlay(op, &store) } }
+        return v.query.evaluate(store)
+    }
+
+    /// A local step over a list's data. An entity the list does not hold starts from the newest
+    /// server copy the client has seen, so a change that makes it match a filter shows it whole.
+    func overlay(_ op: Op, _ store: inout EntityStore) {
+        let e = op.entity
+        switch op {
+        case .update, .link, .unlink:
+            if !store.contains(e), let k = known[e] { store[e] = k }
+        case .create, .delete: break
+        }
+        _ = store.apply(Self.overlayStep(op), mode: .upsert)
+    }
+
+    /// Creates are overlaid as upserts: the list may already hold the entity if the server
+    /// applied the create before its answer arrived.
+    static func overlayStep(_ op: Op) -> Op {
+        if case .create(let e, let ns, let a) = op { return .update(e, ns, a) }
+        return op
+    }
+}

@@ -1,0 +1,180 @@
+/// The sideBar write queue's REST vocabulary (seed 003 "Backend Detail"): conflict-aware
+/// mutations carrying the `modified` snapshot (`client_updated_at` / If-Match) and an
+/// idempotency key, list fetches that also register realtime interest, one-shot reads; down:
+/// per-request outcomes (applied / 409 conflict / refused), list results and realtime pushes.
+///
+/// Every message is a self-contained request or response: the `.datagram` transport may drop,
+/// duplicate or reorder any of them.
+
+/// What the client believed the server's `modified` of one entity was when it queued a write
+/// (seed 003 "Conflict trigger": snapshot at enqueue time). `version == 0`: the client had no
+/// server copy of the entity (never fetched, or created locally), so the write is unconditional.
+public struct CPExpectation: Hashable, Sendable, CustomStringConvertible {
+    public var entity: EntityID
+    public var version: UInt64
+    public init(_ entity: EntityID, _ version: UInt64) { self.entity = entity; self.version = version }
+    public var description: String { version == 0 ? "#\(entity.raw)@?" : "#\(entity.raw)@\(version)" }
+}
+
+/// How one write request changed the `modified` of one entity on the server.
+public struct CPVersionChange: Hashable, Sendable {
+    public var entity: EntityID
+    public var before: UInt64
+    public var after: UInt64
+    public init(_ entity: EntityID, before: UInt64, after: UInt64) { self.entity = entity; self.before = before; self.after = after }
+}
+
+/// One queued write as sent: an idempotency key (the first write id: a request's writes never
+/// change once it has been sent), every user write it carries (several when coalesced), its
+/// steps, the snapshots, and whether the user chose "keep local" (forced write).
+public struct CPWriteRequest: Hashable, Sendable, CustomStringConvertible {
+    public var key: WriteID
+    public var writes: [WriteID]
+    public var ops: [Op]
+    public var expect: [CPExpectation]
+    public var force: Bool
+
+    public var description: String {
+        "\(writes.map(\.description).joined(separator: "+")) [\(ops.map(\.description).joined(separator: "; "))]"
+            + " if-match \(expect.map(\.description).joined(separator: ","))" + (force ? " (forced)" : "")
+    }
+}
+
+/// A server query answer: the result tree, the `modified` of each entry (parallel to
+/// `result.entries`), and the server's last transaction id when it was evaluated.
+public struct CPSnapshot: Hashable, Sendable {
+    public var result: QueryResult
+    public var versions: [UInt64]
+    public var asOf: UInt64
+    public init(result: QueryResult, versions: [UInt64], asOf: UInt64) {
+        self.result = result
+        self.versions = versions
+        self.asOf = asOf
+    }
+
+    func stableHash(into h: inout StableHasher) {
+        result.stableHash(into: &h)
+        h.combine(versions.count)
+        for v in versions { h.combine(v) }
+        h.combine(asOf)
+    }
+}
+
+/// A subscription as the server knows it.
+public struct CPSubscription: Hashable, Sendable {
+    public var id: SubscriptionID
+    public var query: Query
+    public init(_ id: SubscriptionID, _ query: Query) { self.id = id; self.query = query }
+}
+
+public enum CPOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// Committed as transaction `txID`.
+    case applied(txID: UInt64, changes: [CPVersionChange])
+    /// 409: the entity's `modified` is not the snapshot (nothing applied; not remembered, so a
+    /// forced retry under the same key can still apply).
+    case conflict(EntityID, serverVersion: UInt64)
+    /// Final refusal (missing or deleted entity, already existing id, …).
+    case refused(String)
+
+    public var description: String {
+        switch self {
+        case .applied(let tx, _): return "ok tx \(tx)"
+        case .conflict(let e, let v): return "409 conflict on #\(e.raw) (modified \(v))"
+        case .refused(let s): return "refused: \(s)"
+        }
+    }
+}
+
+public enum ConflictPromptUp: WireMessage {
+    /// POST a queued write (create, update, delete, link, unlink).
+    case write(CPWriteRequest)
+    /// GET the lists behind the client's open screens; also (re)registers them for realtime.
+    case fetch([CPSubscription])
+    /// A one-shot GET.
+    case query(QueryRequestID, Query)
+
+    public var kind: String {
+        switch self {
+        case .write: return "write"
+        case .fetch: return "fetch"
+        case .query: return "query"
+        }
+    }
+
+    public var carriedWrites: [WriteID] {
+        if case .write(let r) = self { return r.writes }
+        return []
+    }
+
+    public var description: String {
+        switch self {
+        case .write(let r): return "write \(r)"
+        case .fetch(let subs): return "fetch \(subs.map(\.id.description).joined(separator: ", "))"
+        case .query(let r, let q): return "query \(r) (\(q))"
+        }
+    }
+
+    public func stableHash(into h: inout StableHasher) {
+        switch self {
+        case .write(let r):
+            h.byte(1); h.combine(r.key.raw); h.combine(r.writes.count)
+            for w in r.writes { h.combine(w.raw) }
+            h.combine(r.ops.count)
+            for op in r.ops { op.stableHash(into: &h) }
+            h.combine(r.expect.count)
+            for x in r.expect { h.combine(x.entity.raw); h.combine(x.version) }
+            h.combine(r.force)
+        case .fetch(let subs):
+            h.byte(2); h.combine(subs.count)
+            for s in subs { h.combine(s.id.raw); s.query.stableHash(into: &h) }
+        case .query(let r, let q):
+            h.byte(3); h.combine(r.raw); q.stableHash(into: &h)
+        }
+    }
+}
+
+public enum ConflictPromptDown: WireMessage {
+    /// The outcome of the write request with this idempotency key.
+    case writeResult(key: WriteID, CPOutcome)
+    /// Results for subscriptions: a fetch answer, or (`realtime`) a push of changed results.
+    case results([SubscriptionID], [CPSnapshot], realtime: Bool)
+    case queryResult(QueryRequestID, CPSnapshot)
+
+    public var kind: String {
+        switch self {
+        case .writeResult: return "write-result"
+        case .results(_, _, let rt): return rt ? "realtime" : "results"
+        case .queryResult: return "query-result"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .writeResult(let k, let o): return "result \(k): \(o)"
+        case .results(let ids, let snaps, let rt):
+            let parts = zip(ids, snaps).map { "\($0.0): \($0.1.result.summary)" }
+            return (rt ? "realtime" : "results") + " as of tx \(snaps.map(\.asOf).max() ?? 0): " + parts.joined(separator: " | ")
+        case .queryResult(let r, let s): return "query-result \(r) as of tx \(s.asOf): \(s.result.summary)"
+        }
+    }
+
+    public func stableHash(into h: inout StableHasher) {
+        switch self {
+        case .writeResult(let k, let o):
+            h.byte(1); h.combine(k.raw)
+            switch o {
+            case .applied(let tx, let ch):
+                h.byte(1); h.combine(tx); h.combine(ch.count)
+                for c in ch { h.combine(c.entity.raw); h.combine(c.before); h.combine(c.after) }
+            case .conflict(let e, let v): h.byte(2); h.combine(e.raw); h.combine(v)
+            case .refused(let s): h.byte(3); h.combine(s)
+            }
+        case .results(let ids, let snaps, let rt):
+            h.byte(2); h.combine(rt); h.combine(ids.count)
+            for i in ids { h.combine(i.raw) }
+            for s in snaps { s.stableHash(into: &h) }
+        case .queryResult(let r, let s):
+            h.byte(3); h.combine(r.raw); s.stableHash(into: &h)
+        }
+    }
+}

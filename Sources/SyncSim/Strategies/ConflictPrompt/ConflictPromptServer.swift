@@ -1,0 +1,208 @@
+/// The sideBar backend as seed 003's "Backend Detail" asks for it: conflict-aware mutations
+/// (409 on a stale `modified`), idempotency keys, tombstones, and realtime pushes to the lists
+/// a client has open.
+///
+/// | rule | source |
+/// |---|---|
+/// | every committed transaction gets the next transaction id; each entity it changes gets `modified` = that id | seed 003 "Conflict rules": notes `modified`, websites `updated_at` |
+/// | a write whose snapshot differs from the entity's current `modified` is answered 409 and not applied, unless forced | seed 003 "Backend Detail" 1 (`client_updated_at` / If-Match → 409) |
+/// | a request's outcome (applied or refused) is remembered under its idempotency key; a retry or duplicate gets the same answer and is never applied twice | seed 003 "Backend Detail" 4 (idempotency keys for creates), applied to every queued write |
+/// | deleted entities leave a tombstone: deleting one again succeeds with no effect; updating, linking to or re-creating one is refused | seed 003 "Backend Detail" 5, "Delete ops: … treat as success" |
+/// | a transaction is all-or-nothing; updates never upsert (no partial re-creation) | REST update of a missing row = 404 |
+/// | after each commit, every registered list whose result changed is pushed to its client | seed 003 "Data Flow": realtime events |
+public struct ConflictPromptServer: ServerMachine {
+    public typealias Up = ConflictPromptUp
+    public typealias Down = ConflictPromptDown
+
+    struct Registered: Sendable {
+        var sub: CPSubscription
+        var last: QueryResult?
+    }
+
+    struct Remembered: Sendable {
+        var writes: [WriteID]
+        var outcome: CPOutcome
+    }
+
+    public private(set) var data = EntityStore()
+    public private(set) var txID: UInt64 = 0
+    /// `modified` per entity id (0: never existed), dense by id.
+    var modified: [UInt64] = []
+    var tombstone: [Bool] = []
+    /// Outcomes by idempotency key. Only looked up, never iterated.
+    var outcomes: [WriteID: Remembered] = [:]
+    /// Per client: the lists it last asked for (realtime interest).
+    var registered: [[Registered]]
+
+    public init(clients: Int) {
+        registered = Array(repeating: [], count: max(0, clients))
+    }
+
+    public func modified(_ e: EntityID) -> UInt64 { Int(e.raw) < modified.count ? modified[Int(e.raw)] : 0 }
+    public func isTombstoned(_ e: EntityID) -> Bool { Int(e.raw) < tombstone.count ? tombstone[Int(e.raw)] : false }
+
+    mutating func stamp(_ e: EntityID, _ v: UInt64, deleted: Bool) {
+        let i = Int(e.raw)
+        if i >= modified.count {
+            modified.append(contentsOf: repeatElement(0, count: i - modified.count + 1))
+            tombstone.append(contentsOf: repeatElement(false, count: i - tombstone.count + 1))
+        }
+        modified[i] = v
+        if deleted { tombstone[i] = true }
+    }
+
+    public mutating func handle(_ input: ServerInput<ConflictPromptUp>, now: Int64, out: inout ServerOutbox<ConflictPromptDown>) {
+        switch input {
+        case .clientConnected, .clientDisconnected:
+            out(.invalidInput("connection events on a datagram transport"))
+        case .timerFired(let t):
+            out(.invalidInput("the server set no timer \(t)"))
+        case .adminWrite(let w):
+            let writes = w.id.raw == UInt32.max ? [] : [w.id]
+            switch commit(w.ops) {
+            case .success(let (store, ops, touched, extra)):
+                install(store, touched: touched, extra: extra, ops: ops)
+                out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: writes, ops: ops)))
+                push(out: &out)
+            case .failure(let why):
+                out(.refused(origin: .admin, writes: writes, reason: why.message))
+            }
+        case .received(let c, let m):
+            guard c.index >= 0 && c.index < registered.count else {
+                out(.invalidInput("\(m.kind) from unknown client \(c)"))
+                return
+            }
+            receive(c, m, out: &out)
+        }
+    }
+
+    mutating func receive(_ c: ClientID, _ m: ConflictPromptUp, out: inout ServerOutbox<ConflictPromptDown>) {
+        switch m {
+        case .fetch(let subs):
+            registered[c.index] = subs.map { s in
+                Registered(sub: s, last: registered[c.index].first { $0.sub == s }?.last)
+            }
+            var ids: [SubscriptionID] = []
+            var snaps: [CPSnapshot] = []
+            for i in registered[c.index].indices {
+                let s = snapshot(registered[c.index][i].sub.query)
+                registered[c.index][i].last = s.result
+                ids.append(registered[c.index][i].sub.id)
+                snaps.append(s)
+            }
+            out(.send(c, .results(ids, snaps, realtime: false)))
+        case .query(let r, let q):
+            out(.send(c, .queryResult(r, snapshot(q))))
+        case .write(let r):
+            write(c, r, out: &out)
+        }
+    }
+
+    mutating func write(_ c: ClientID, _ r: CPWriteRequest, out: inout ServerOutbox<ConflictPromptDown>) {
+        if let prior = outcomes[r.key] {
+            if prior.writes != r.writes {
+                out(.invalidInput("request \(r.key) replayed with different writes \(r.writes) (first seen with \(prior.writes))"))
+            }
+            out(.send(c, .writeResult(key: r.key, prior.outcome)))
+            return
+        }
+        guard !r.writes.isEmpty, !r.ops.isEmpty, r.writes.first == r.key else {
+            out(.invalidInput("malformed write request \(r.key)"))
+            out(.send(c, .writeResult(key: r.key, .refused("malformed request"))))
+            return
+        }
+        if !r.force {
+            for x in r.expect where x.version != 0 && !isTombstoned(x.entity) && modified(x.entity) != x.version {
+                let v = modified(x.entity)
+                out(.refused(origin: .client(c), writes: r.writes,
+                             reason: "409 conflict: #\(x.entity.raw) modified \(v), client snapshot \(x.version)"))
+                out(.send(c, .writeResult(key: r.key, .conflict(x.entity, serverVersion: v))))
+                return
+            }
+        }
+        let outcome: CPOutcome
+        switch commit(r.ops) {
+        case .success(let (store, ops, touched, extra)):
+            let before = touched.map { modified($0) }
+            install(store, touched: touched, extra: extra, ops: ops)
+            let changes = zip(touched, before).map { CPVersionChange($0.0, before: $0.1, after: txID) }
+            outcome = .applied(txID: txID, changes: changes)
+            out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: r.writes, ops: ops)))
+        case .failure(let why):
+            outcome = .refused(why.message)
+            out(.refused(origin: .client(c), writes: r.writes, reason: why.message))
+        }
+        outcomes[r.key] = Remembered(writes: r.writes, outcome: outcome)
+        out(.send(c, .writeResult(key: r.key, outcome)))
+        if case .applied = outcome { push(out: &out) }
+    }
+
+    struct Refusal: Error { var message: String }
+
+    /// Validates and applies the steps to a copy. Returns the new store, the steps that took
+    /// effect (a delete of a tombstone is a successful no-op and is left out), the entities the
+    /// steps changed (ascending), and entities changed as a side effect (links cleared by a delete).
+    func commit(_ ops: [Op]) -> Result<(EntityStore, [Op], [EntityID], [EntityID]), Refusal> {
+        var s = data
+        var applied: [Op] = []
+        var touched: [EntityID] = []
+        var extra: [EntityID] = []
+        for op in ops {
+            let e = op.entity
+            if isTombstoned(e) {
+                if op.isDelete { continue }
+                return .failure(Refusal(message: "entity \(e.raw) was deleted"))
+            }
+            switch op {
+            case .create:
+                if modified(e) != 0 || s.contains(e) { return .failure(Refusal(message: "entity \(e.raw) already exists")) }
+            case .delete:
+                if !s.contains(e) { return .failure(Refusal(message: "entity \(e.raw) does not exist")) }
+                for l in (0..<Schema.linkCount).map({ LinkID(UInt8($0)) }) {
+                    for r in s.referrers(to: e, via: l) where !extra.contains(r) { extra.append(r) }
+                }
+            case .link(_, _, let t):
+                if isTombstoned(t) { return .failure(Refusal(message: "link target \(t.raw) was deleted")) }
+            case .update, .unlink:
+                break
+            }
+            if let err = s.apply(op, mode: .update) { return .failure(Refusal(message: err.description)) }
+            applied.append(op)
+            if !touched.contains(e) { touched.append(e) }
+        }
+        touched.sort()
+        extra = extra.filter { !touched.contains($0) }.sorted()
+        return .success((s, applied, touched, extra))
+    }
+
+    @discardableResult
+    mutating func install(_ store: EntityStore, touched: [EntityID], extra: [EntityID], ops: [Op]) -> UInt64 {
+        txID += 1
+        data = store
+        for e in touched { stamp(e, txID, deleted: !store.contains(e)) }
+        for e in extra { stamp(e, txID, deleted: false) }
+        return txID
+    }
+
+    func snapshot(_ q: Query) -> CPSnapshot {
+        let r = q.evaluate(data)
+        return CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
+    }
+
+    /// Realtime: every registered list whose result changed, per client in id order.
+    mutating func push(out: inout ServerOutbox<ConflictPromptDown>) {
+        for c in registered.indices {
+            var ids: [SubscriptionID] = []
+            var snaps: [CPSnapshot] = []
+            for i in registered[c].indices {
+                let s = snapshot(registered[c][i].sub.query)
+                if s.result != registered[c][i].last {
+                    registered[c][i].last = s.result
+                    ids.append(registered[c][i].sub.id)
+                    snaps.append(s)
+                }
+            }
+            if !ids.isEmpty { out(.send(ClientID(c), .results(ids, snaps, realtime: true))) }
+        }
+    }
+}

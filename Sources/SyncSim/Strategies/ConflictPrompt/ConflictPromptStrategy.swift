@@ -1,0 +1,60 @@
+/// `conflictPrompt`: the sideBar iOS app's offline write queue (seed 003, "Offline-First Data +
+/// Sync Plan (iOS)"; strategy-semantics.md "sideBar write queue"), over independent REST
+/// requests (`.datagram`: each may be lost, duplicated or reordered).
+///
+/// | rule | seed 003 section |
+/// |---|---|
+/// | a write is applied locally at once (optimistic overlay) and appended to a durable queue | "Data Flow": apply locally → enqueue write → mark pending |
+/// | the queue is durable whether or not the app enabled `persistence`: it is the Core Data `PendingWrite` entity, which the seed has no switch for; the offline list snapshots (`OfflineEntry`, "non-expiring") are durable too | "Layers" 3–4, "1) Persistence + Offline Cache" |
+/// | each queued write records the server `modified` of every entity it touches, from the client's cached server copy, at enqueue time (unknown entity: no snapshot, unconditional write) | "Data Flow": conflict trigger; "2) Sync State + Conflict Types" |
+/// | the queue is replayed in order, one request at a time, when online; offline = device offline *or* server unreachable (a request timed out and nothing has answered since) | "Data Flow": reconnect → process queue in order; `ConnectivityMonitor.isOffline` |
+/// | requests are retried on timeout (2 s, +1 s per failure, at most 6 s) under the same idempotency key | "Current Progress": retry/backoff; "Backend Detail" 4 |
+/// | before applying, the server compares its `modified` with the snapshot; a mismatch is a conflict: the queue pauses and the user is prompted | "Data Flow", "Conflict rules (shared)": pause until resolved |
+/// | keep local → the write is replayed forced; keep server → it is dropped and the user is told (`conflictDiscarded`) | "Conflict rules": resolution chooses server/local and replays if needed |
+/// | after the client's own write is applied, later rows for that entity are rebased onto the new `modified` (they are not conflicts with the user's own edits) | "Phase 1": coalescing, "No regression in … conflict behavior" (interpretation) |
+/// | consecutive updates of one entity coalesce into the last unsent row; the server lists every coalesced write id in one transaction | "Phase 1 Acceptance": "preserves note update coalescing" |
+/// | at `queueCap` (default 200) rows a new write is refused with a visible error (`queueFull`); nothing queued is dropped | "3) Write Queue Expansion": queue overflow policy "block enqueue with a user-visible error" |
+/// | deleting an entity the server already deleted succeeds (tombstone); updating, linking to or re-creating a tombstoned entity is refused | "Delete ops"; "Backend Detail" 5 |
+/// | every write carries an idempotency key (its first write id; a sent row never changes): a retried or duplicated request is applied at most once | "Backend Detail" 4 (creates; extended to every write because datagrams duplicate) |
+/// | realtime: the server pushes changed lists; for an entity with a pending row the pushed record is not applied over it (the old server copy is held, the row is marked) until the row leaves the queue | "Data Flow": "apply only if no local pending; otherwise mark conflict"; "Realtime Interaction" |
+/// | lists show the offline snapshot at once (also offline, after a restart), then the server's answer, with confirmed-but-unseen and pending writes overlaid; lists are re-fetched on reconnect, when the queue drains and every 5 s | "Data Flow": on app start, on reconnect; "6) Sync coordinator" periodic refresh |
+/// | `queryOnce` while offline (device or server) fails at once with the offline error | `ConnectivityMonitor.isOffline`; chat/offline "shows offline error" |
+/// | `forceSync` is reported as invalid input: the seed has no forced sync | — |
+///
+/// **Contract.** Arbitration: server arrival order (the server applies patches in the order
+/// requests arrive; a forced write wins by arriving last). Promises: convergence, disjoint-field
+/// merge, LWW convergence, no ghost deletion, no resurrection (tombstones), no lost acknowledged
+/// write (the queue is always durable), read-your-writes, no duplicate application (idempotency
+/// keys), `queryOnce` offline failure, cached subscription offline, no reconnect while offline
+/// (it never connects), nested re-yield, queue cap without silent drop, liveness.
+/// Not promised: typing converges to the last keystroke. An edit queued offline *before* a burst
+/// started elsewhere conflicts with it on replay, and if its user answers "keep local" the forced
+/// write lands last and wins; that is the prompt doing its job, but the oracle only counts writes
+/// made after the burst started as racing it.
+public struct ConflictPromptStrategy: SyncStrategy {
+    public typealias Client = ConflictPromptClient
+    public typealias Server = ConflictPromptServer
+
+    public init() {}
+
+    public var info: StrategyInfo {
+        StrategyInfo(
+            name: "conflictPrompt",
+            summary: "sideBar iOS write queue: durable ordered REST replay, modified-snapshot conflicts prompt the user, coalescing, cap, tombstones, idempotency keys",
+            contract: [.convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion, .noResurrection,
+                       .noLostAcknowledgedWrite, .readYourWrites,
+                       .noDuplicateApplication, .queryOnceOfflineFails, .cachedSubscriptionOffline,
+                       .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness],
+            arbitration: .serverArrival)
+    }
+
+    public var transport: Transport { .datagram }
+
+    public func makeClient(_ context: ClientContext, restoring durable: ConflictPromptClient.Durable?) -> ConflictPromptClient {
+        ConflictPromptClient(context: context, restoring: durable)
+    }
+
+    public func makeServer(_ context: ServerContext) -> ConflictPromptServer {
+        ConflictPromptServer(clients: context.clientCount)
+    }
+}

@@ -1,0 +1,177 @@
+import Testing
+@testable import SyncSim
+
+/// `conflictPrompt` (seed 003): transcripts of the client and server machines, and whole runs.
+@Suite struct ConflictPromptTests {
+    typealias Effect = ClientEffect<ConflictPromptUp>
+
+    static let todo1 = EntityID(1)
+    static let sub1 = SubscriptionID(1)
+
+    static func record(_ title: String) -> EntityRecord {
+        var r = EntityRecord(namespace: .todos)
+        r[FieldID.title] = .string(title)
+        return r
+    }
+
+    /// A server answer with todo#1 at `modified` = `version`.
+    static func snapshot(_ title: String, version: UInt64, asOf: UInt64) -> CPSnapshot {
+        CPSnapshot(result: QueryResult(roots: [todo1], entries: [.init(id: todo1, record: record(title))]),
+                   versions: [version], asOf: asOf)
+    }
+
+    static func setTitle(_ w: UInt32, _ title: String) -> UserWrite {
+        UserWrite(id: WriteID(w), ops: [.update(todo1, .todos, [FieldAssignment(.title, .string(title))])])
+    }
+
+    /// A client that is online, subscribed to todos, and has seen todo#1 at `modified` 1.
+    static func subscribedClient(cap: Int = 200) -> ConflictPromptClient {
+        var c = ConflictPromptClient(context: .testing(queueCap: cap), restoring: nil)
+        #expect(c.step(.network(.online)) == [.setTimer(TimerID(1), afterMs: 5_000), .send(.fetch([]))])
+        #expect(c.step(.user(.subscribe(sub1, Query(.todos)))) == [.send(.fetch([CPSubscription(sub1, Query(.todos))]))])
+        #expect(c.step(.received(.results([sub1], [snapshot("server", version: 1, asOf: 1)], realtime: false)))
+                == [.persist, .event(.subscriptionYielded(sub1, fromCache: false))])
+        return c
+    }
+
+    static func request(_ ws: [UInt32], _ title: String, expect: UInt64, force: Bool = false) -> CPWriteRequest {
+        CPWriteRequest(key: WriteID(ws[0]), writes: ws.map(WriteID.init),
+                       ops: [.update(todo1, .todos, [FieldAssignment(.title, .string(title))])],
+                       expect: [CPExpectation(todo1, expect)], force: force)
+    }
+
+    @Test func conflictPausesTheQueueUntilTheUserKeepsLocal() {
+        var c = Self.subscribedClient()
+        let yield: Effect = .event(.subscriptionYielded(Self.sub1, fromCache: false))
+        // The write carries the snapshot of todo#1's `modified` (1) taken at enqueue time.
+        #expect(c.step(.user(.write(Self.setTitle(1, "local")))) == [
+            .persist, yield, .persist, .send(.write(Self.request([1], "local", expect: 1))), .setTimer(TimerID(2), afterMs: 2_000),
+        ])
+        #expect(c.result(of: Self.sub1)?.record(Self.todo1)?[FieldID.title] == .string("local"))
+        // 409: the user is asked; the queue pauses.
+        let conflict = ConflictID(1)
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .conflict(Self.todo1, serverVersion: 5)))) == [
+            .cancelTimer(TimerID(2)), .persist, .event(.conflictRaised(conflict, Self.todo1)),
+        ])
+        // A duplicated 409 does not prompt twice.
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .conflict(Self.todo1, serverVersion: 5)))) == [])
+        // A write while paused is queued (new row: the head was sent) but nothing is sent.
+        #expect(c.step(.user(.write(Self.setTitle(2, "local 2")))) == [.persist, yield])
+        #expect(c.pendingWrites == [WriteID(1), WriteID(2)])
+        // Keep local: the head is replayed forced.
+        #expect(c.step(.user(.resolveConflict(conflict, .keepLocal))) == [
+            .persist, .send(.write(Self.request([1], "local", expect: 1, force: true))), .setTimer(TimerID(3), afterMs: 2_000),
+        ])
+        // Applied: the next row resumes, rebased onto the version our own write produced.
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .applied(txID: 6, changes: [CPVersionChange(Self.todo1, before: 5, after: 6)])))) == [
+            .cancelTimer(TimerID(3)), .event(.writeConfirmed(WriteID(1))), .persist,
+            .persist, .send(.write(Self.request([2], "local 2", expect: 6))), .setTimer(TimerID(4), afterMs: 2_000),
+        ])
+        #expect(c.pendingWrites == [WriteID(2)])
+        // A late 409 for the unforced copy is ignored.
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .conflict(Self.todo1, serverVersion: 5)))) == [])
+        // Resolving a conflict that is not open is invalid input, not a crash.
+        #expect(c.step(.user(.resolveConflict(conflict, .keepLocal))) == [.event(.invalidInput("no open conflict conflict1"))])
+    }
+
+    @Test func keepServerDropsTheWriteAndTellsTheUser() {
+        var c = Self.subscribedClient()
+        _ = c.step(.user(.write(Self.setTitle(1, "local"))))
+        _ = c.step(.received(.writeResult(key: WriteID(1), .conflict(Self.todo1, serverVersion: 5))))
+        #expect(c.step(.user(.resolveConflict(ConflictID(1), .keepServer))) == [
+            .event(.writeRejected(WriteID(1), .conflictDiscarded)), .persist,
+            .event(.subscriptionYielded(Self.sub1, fromCache: false)),
+            .send(.fetch([CPSubscription(Self.sub1, Query(.todos))])),
+        ])
+        #expect(c.pendingWrites.isEmpty)
+        #expect(c.result(of: Self.sub1)?.record(Self.todo1)?[FieldID.title] == .string("server"))
+    }
+
+    @Test func consecutiveUpdatesCoalesceAndTheCapBlocksWithAVisibleError() {
+        // Offline (never told online): nothing is sent; cap of two rows.
+        var c = ConflictPromptClient(context: .testing(queueCap: 2), restoring: nil)
+        let create = UserWrite(id: WriteID(1), ops: [.create(EntityID(9), .todos, [FieldAssignment(.title, .string("new"))])])
+        #expect(c.step(.user(.write(create))) == [.persist])
+        #expect(c.step(.user(.write(Self.setTitle(2, "a")))) == [.persist])
+        // Same entity as the last (unsent) row: coalesces, even at the cap.
+        #expect(c.step(.user(.write(Self.setTitle(3, "ab")))) == [.persist])
+        #expect(c.queue.count == 2)
+        #expect(c.queue[1].writes == [WriteID(2), WriteID(3)])
+        #expect(c.queue[1].ops == [.update(Self.todo1, .todos, [FieldAssignment(.title, .string("ab"))])])
+        // A third row at the cap: refused with the queue-full error, nothing dropped.
+        let other = UserWrite(id: WriteID(4), ops: [.delete(EntityID(9), .todos)])
+        #expect(c.step(.user(.write(other))) == [.event(.writeRejected(WriteID(4), .queueFull))])
+        #expect(c.pendingWrites == [WriteID(1), WriteID(2), WriteID(3)])
+        // queryOnce offline fails at once with the offline error.
+        #expect(c.step(.user(.queryOnce(QueryRequestID(1), Query(.todos))))
+                == [.event(.queryOnceFailed(QueryRequestID(1), offline: true, hasStaleResult: false))])
+        // The queue survives a restart.
+        let again = ConflictPromptClient(context: .testing(queueCap: 2, incarnation: 1), restoring: c.durableState)
+        #expect(again.pendingWrites == [WriteID(1), WriteID(2), WriteID(3)])
+    }
+
+    @Test func serverIsIdempotentAndTombstonesDeletes() {
+        var s = ConflictPromptServer(clients: 1)
+        let a = ClientID(0)
+        let create = CPWriteRequest(key: WriteID(1), writes: [WriteID(1)],
+                                    ops: [.create(Self.todo1, .todos, [FieldAssignment(.title, .string("x"))])], expect: [], force: false)
+        let first = s.step(.received(from: a, .write(create)))
+        let ok = CPOutcome.applied(txID: 1, changes: [CPVersionChange(Self.todo1, before: 0, after: 1)])
+        #expect(first == [
+            .applied(AppliedTransaction(txID: 1, origin: .client(a), writes: [WriteID(1)], ops: create.ops)),
+            .send(a, .writeResult(key: WriteID(1), ok)),
+        ])
+        // A duplicated or retried create: the same answer, applied once.
+        #expect(s.step(.received(from: a, .write(create))) == [.send(a, .writeResult(key: WriteID(1), ok))])
+        // A stale snapshot is a 409 and is not remembered; forced, it applies.
+        var update = CPWriteRequest(key: WriteID(2), writes: [WriteID(2)],
+                                    ops: [.update(Self.todo1, .todos, [FieldAssignment(.title, .string("y"))])],
+                                    expect: [CPExpectation(Self.todo1, 7)], force: false)
+        #expect(s.step(.received(from: a, .write(update))).last == .send(a, .writeResult(key: WriteID(2), .conflict(Self.todo1, serverVersion: 1))))
+        update.force = true
+        #expect(s.step(.received(from: a, .write(update))).first
+                == .applied(AppliedTransaction(txID: 2, origin: .client(a), writes: [WriteID(2)], ops: update.ops)))
+        // Deleting twice: the second delete succeeds with no effect (tombstone).
+        let del1 = CPWriteRequest(key: WriteID(3), writes: [WriteID(3)], ops: [.delete(Self.todo1, .todos)], expect: [], force: false)
+        var del2 = del1
+        del2.key = WriteID(4); del2.writes = [WriteID(4)]
+        _ = s.step(.received(from: a, .write(del1)))
+        #expect(s.step(.received(from: a, .write(del2))).first
+                == .applied(AppliedTransaction(txID: 4, origin: .client(a), writes: [WriteID(4)], ops: [])))
+        // Updating a tombstone is refused, never an upsert.
+        var late = update
+        late.key = WriteID(5); late.writes = [WriteID(5)]
+        #expect(s.step(.received(from: a, .write(late))).last == .send(a, .writeResult(key: WriteID(5), .refused("entity 1 was deleted"))))
+        #expect(s.data[Self.todo1] == nil)
+    }
+
+    /// An offline edit conflicts with a server-side edit; the user's answer decides the value.
+    static func conflictSchedule(_ policy: ConflictPolicy) -> Schedule {
+        var o = SimulationOptions()
+        o.clients = 1
+        o.conflictPolicy = policy
+        let e = todo1
+        return Schedule(options: o,
+                        initial: [InitialEntity(entity: e, namespace: .todos, values: [FieldAssignment(.title, .string("original"))])],
+                        actions: [
+                            TimedAction(at: 0, .subscribe(ClientID(0), sub1, Query(.todos))),
+                            TimedAction(at: 200, .goOffline(ClientID(0))),
+                            TimedAction(at: 300, .update(ClientID(0), e, [FieldAssignment(.title, .string("local"))])),
+                            TimedAction(at: 400, .serverUpdate(e, [FieldAssignment(.title, .string("server"))])),
+                            TimedAction(at: 600, .goOnline(ClientID(0))),
+                        ])
+    }
+
+    @Test(arguments: [ConflictPolicy.keepLocal, .keepServer])
+    func offlineEditConflictIsDecidedByTheUser(_ policy: ConflictPolicy) throws {
+        let r = try Simulator.run(ConflictPromptStrategy(), Self.conflictSchedule(policy), seed: 1)
+        #expect(r.violations.isEmpty)
+        #expect(r.settled)
+        let prompts = r.history.told.filter { if case .conflictRaised(_, Self.todo1) = $0.event { return true } else { return false } }
+        #expect(prompts.count == 1)
+        let want = policy == .keepLocal ? "local" : "server"
+        #expect(r.server[Self.todo1]?[FieldID.title] == .string(want))
+        #expect(r.clients[0].subscriptions[0].result?.record(Self.todo1)?[FieldID.title] == .string(want))
+        #expect(r.history.rejectedWrites == (policy == .keepServer ? [WriteID(0)] : []))
+    }
+}
