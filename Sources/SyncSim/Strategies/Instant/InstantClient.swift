@@ -257,7 +257,7 @@ public struct InstantClient: ClientMachine {
     }
 
     mutating func send(_ m: PendingMutation, out: inout ClientOutbox<InstantUp>) {
-        out(.send(.transact(eventID: m.eventID, writes: [m.write], steps: m.steps)))
+        out(.send(.transact(eventID: m.eventID, write: m.write, steps: m.steps)))
         let inFlight = timers.count
         let waiting = pending.filter { $0.txID == nil }.count
         let timeout = max(sendTimeoutMs, Int64(min(inFlight + 1, waiting + 1)) * sendTimeoutMs)

@@ -72,6 +72,11 @@ public enum InstantUp: WireMessage {
         }
     }
 
+    /// A transaction carrying exactly one user write (the `instant` case).
+    public static func transact(eventID: UInt64, write: WriteID, steps: [InstantStep]) -> InstantUp {
+        .transact(eventID: eventID, writes: [write], steps: steps)
+    }
+
     /// `w3`, `w3+w4`, or `(no user write)`.
     static func describe(_ ws: [WriteID]) -> String {
         ws.isEmpty ? "(no user write)" : ws.map(\.description).joined(separator: "+")
@@ -79,6 +84,14 @@ public enum InstantUp: WireMessage {
 }
 
 public enum InstantDown: WireMessage {
+    /// One-write spellings (the `instant` case).
+    public static func transactOk(eventID: UInt64, write: WriteID, txID: UInt64) -> InstantDown {
+        .transactOk(eventID: eventID, writes: [write], txID: txID)
+    }
+    public static func error(eventID: UInt64, write: WriteID, message: String) -> InstantDown {
+        .error(eventID: eventID, writes: [write], message: message)
+    }
+
     case initOk
     case addQueryOk(InstantQueryKey, QueryResult, processedTxID: UInt64)
     case refreshOk(InstantQueryKey, QueryResult, processedTxID: UInt64)
