@@ -18,13 +18,16 @@
 /// absent one (an unlink through a collection is not sent).
 ///
 /// **Contract.** Arbitration: server arrival order (InstantDB's server). It promises only what
-/// the Reactor machinery underneath still gives it: read-your-writes (collections change at
-/// once), nested re-yield, `queryOnce` offline failure, cached subscriptions offline, no reconnect
-/// while offline, liveness. Not promised, and expected to fail: no ghost deletion (a partial
-/// collection deletes what it does not see), no resurrection (a stale collection upserts deleted
-/// elements), disjoint-field merge and LWW convergence (stale full entities and traversed
-/// children overwrite newer values), no duplicate application (two collections both send the
-/// write), nothing acknowledged lost and convergence (a diff can drop or undo a write).
+/// the Reactor machinery underneath still gives it: convergence (every collection ends equal to
+/// the server's answer, however wrong that data is: a server answer never triggers a save, so
+/// nothing loops), read-your-writes (collections change at once), nested re-yield, `queryOnce`
+/// offline failure, cached subscriptions offline, no reconnect while offline, liveness.
+/// Not promised, and expected to fail: no ghost deletion (a partial collection deletes what it
+/// does not see), no resurrection (a stale collection upserts deleted elements), disjoint-field
+/// merge, LWW convergence and typing (stale full entities and traversed children overwrite newer
+/// values), no duplicate application (two collections both send the write), nothing
+/// acknowledged lost (a write no save reflects is dropped silently; with persistence off a
+/// restart loses the queue, as for `instant`).
 public struct SharedDiffStrategy: SyncStrategy {
     public typealias Client = SharedDiffClient
     public typealias Server = InstantServer
@@ -35,7 +38,7 @@ public struct SharedDiffStrategy: SyncStrategy {
         StrategyInfo(
             name: "sharedDiff",
             summary: "SharingInstant @Shared: saves diff each collection against tracked server ids; partial views delete, stale views re-send",
-            contract: [.readYourWrites, .nestedSubscriptionReyields, .queryOnceOfflineFails,
+            contract: [.convergence, .readYourWrites, .nestedSubscriptionReyields, .queryOnceOfflineFails,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .liveness],
             arbitration: .serverArrival, knownBad: true)
     }
