@@ -180,19 +180,19 @@ public struct InstantClient: ClientMachine {
             remember(queries[i].query, r, tx, out: &out)
             cleanupConfirmed(out: &out)
             refreshYields(out: &out)
-        case .transactOk(let eventID, let w, let tx):
+        case .transactOk(let eventID, let ws, let tx):
             // A late transact-ok for a mutation already rejected by timeout is ignored.
             guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
             pending[i].txID = tx
             cancelTimeout(eventID, out: &out)
             persist(out: &out)
-            out(.event(.writeConfirmed(w)))
-        case .error(let eventID, let w, let message):
+            for w in ws { out(.event(.writeConfirmed(w))) }
+        case .error(let eventID, let ws, let message):
             guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
             pending.remove(at: i)
             cancelTimeout(eventID, out: &out)
             persist(out: &out)
-            out(.event(.writeRejected(w, .serverError(message))))
+            for w in ws { out(.event(.writeRejected(w, .serverError(message)))) }
             refreshYields(out: &out)
         }
     }

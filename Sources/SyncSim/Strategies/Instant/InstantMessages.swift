@@ -28,7 +28,9 @@ public enum InstantUp: WireMessage {
     case initialize
     case addQuery(InstantQueryKey, Query)
     case removeQuery(InstantQueryKey)
-    case transact(eventID: UInt64, write: WriteID, steps: [InstantStep])
+    /// `writes`: the user intents the transaction carries: one for `instant`; several or none for
+    /// strategies that batch or compute their own steps (a diff-computed delete carries none).
+    case transact(eventID: UInt64, writes: [WriteID], steps: [InstantStep])
 
     public var kind: String {
         switch self {
@@ -40,7 +42,7 @@ public enum InstantUp: WireMessage {
     }
 
     public var carriedWrites: [WriteID] {
-        if case .transact(_, let w, _) = self { return [w] }
+        if case .transact(_, let ws, _) = self { return ws }
         return []
     }
 
@@ -49,7 +51,7 @@ public enum InstantUp: WireMessage {
         case .initialize: return "init"
         case .addQuery(let k, let q): return "add-query \(k) (\(q))"
         case .removeQuery(let k): return "remove-query \(k)"
-        case .transact(_, let w, let steps): return "transact \(w) [\(steps.map(\.description).joined(separator: "; "))]"
+        case .transact(_, let ws, let steps): return "transact \(InstantUp.describe(ws)) [\(steps.map(\.description).joined(separator: "; "))]"
         }
     }
 
@@ -58,19 +60,43 @@ public enum InstantUp: WireMessage {
         case .initialize: h.byte(1)
         case .addQuery(let k, let q): h.byte(2); h.combine(k.raw); q.stableHash(into: &h)
         case .removeQuery(let k): h.byte(3); h.combine(k.raw)
-        case .transact(let e, let w, let steps):
-            h.byte(4); h.combine(e); h.combine(w.raw); h.combine(steps.count)
+        case .transact(let e, let ws, let steps):
+            // One write hashes exactly as before the field became a list (trace hashes of
+            // `instant` runs are unchanged); any other count has its own tag.
+            if ws.count == 1 { h.byte(4); h.combine(e); h.combine(ws[0].raw) } else {
+                h.byte(6); h.combine(e); h.combine(ws.count)
+                for w in ws { h.combine(w.raw) }
+            }
+            h.combine(steps.count)
             for s in steps { s.op.stableHash(into: &h); h.combine(s.upsert) }
         }
+    }
+
+    /// A transaction carrying exactly one user write (the `instant` case).
+    public static func transact(eventID: UInt64, write: WriteID, steps: [InstantStep]) -> InstantUp {
+        .transact(eventID: eventID, writes: [write], steps: steps)
+    }
+
+    /// `w3`, `w3+w4`, or `(no user write)`.
+    static func describe(_ ws: [WriteID]) -> String {
+        ws.isEmpty ? "(no user write)" : ws.map(\.description).joined(separator: "+")
     }
 }
 
 public enum InstantDown: WireMessage {
+    /// One-write spellings (the `instant` case).
+    public static func transactOk(eventID: UInt64, write: WriteID, txID: UInt64) -> InstantDown {
+        .transactOk(eventID: eventID, writes: [write], txID: txID)
+    }
+    public static func error(eventID: UInt64, write: WriteID, message: String) -> InstantDown {
+        .error(eventID: eventID, writes: [write], message: message)
+    }
+
     case initOk
     case addQueryOk(InstantQueryKey, QueryResult, processedTxID: UInt64)
     case refreshOk(InstantQueryKey, QueryResult, processedTxID: UInt64)
-    case transactOk(eventID: UInt64, write: WriteID, txID: UInt64)
-    case error(eventID: UInt64, write: WriteID, message: String)
+    case transactOk(eventID: UInt64, writes: [WriteID], txID: UInt64)
+    case error(eventID: UInt64, writes: [WriteID], message: String)
 
     public var kind: String {
         switch self {
@@ -87,8 +113,8 @@ public enum InstantDown: WireMessage {
         case .initOk: return "init-ok"
         case .addQueryOk(let k, let r, let tx): return "add-query-ok \(k) processed-tx-id \(tx): \(r.summary)"
         case .refreshOk(let k, let r, let tx): return "refresh-ok \(k) processed-tx-id \(tx): \(r.summary)"
-        case .transactOk(_, let w, let tx): return "transact-ok \(w) tx-id \(tx)"
-        case .error(_, let w, let m): return "error \(w): \(m)"
+        case .transactOk(_, let ws, let tx): return "transact-ok \(InstantUp.describe(ws)) tx-id \(tx)"
+        case .error(_, let ws, let m): return "error \(InstantUp.describe(ws)): \(m)"
         }
     }
 
@@ -97,8 +123,16 @@ public enum InstantDown: WireMessage {
         case .initOk: h.byte(1)
         case .addQueryOk(let k, let r, let tx): h.byte(2); h.combine(k.raw); r.stableHash(into: &h); h.combine(tx)
         case .refreshOk(let k, let r, let tx): h.byte(3); h.combine(k.raw); r.stableHash(into: &h); h.combine(tx)
-        case .transactOk(let e, let w, let tx): h.byte(4); h.combine(e); h.combine(w.raw); h.combine(tx)
-        case .error(let e, let w, let m): h.byte(5); h.combine(e); h.combine(w.raw); h.combine(m)
+        case .transactOk(let e, let ws, let tx):
+            if ws.count == 1 { h.byte(4); h.combine(e); h.combine(ws[0].raw) } else {
+                h.byte(6); h.combine(e); h.combine(ws.count); for w in ws { h.combine(w.raw) }
+            }
+            h.combine(tx)
+        case .error(let e, let ws, let m):
+            if ws.count == 1 { h.byte(5); h.combine(e); h.combine(ws[0].raw) } else {
+                h.byte(7); h.combine(e); h.combine(ws.count); for w in ws { h.combine(w.raw) }
+            }
+            h.combine(m)
         }
     }
 }

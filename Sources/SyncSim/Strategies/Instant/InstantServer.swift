@@ -69,17 +69,17 @@ public struct InstantServer: ServerMachine {
             out(.send(c, .addQueryOk(k, r, processedTxID: txID)))
         case .removeQuery(let k):
             sessions[c.index]!.removeAll { $0.key == k }
-        case .transact(let eventID, let w, let steps):
+        case .transact(let eventID, let ws, let steps):
             switch commit(steps) {
             case .success(let store):
                 data = store
                 txID += 1
-                out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: [w], ops: steps.map(\.op))))
-                out(.send(c, .transactOk(eventID: eventID, write: w, txID: txID)))
+                out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: ws, ops: steps.map(\.op))))
+                out(.send(c, .transactOk(eventID: eventID, writes: ws, txID: txID)))
                 broadcast(out: &out)
             case .failure(let e):
-                out(.refused(origin: .client(c), writes: [w], reason: e.description))
-                out(.send(c, .error(eventID: eventID, write: w, message: e.description)))
+                out(.refused(origin: .client(c), writes: ws, reason: e.description))
+                out(.send(c, .error(eventID: eventID, writes: ws, message: e.description)))
             }
         }
     }

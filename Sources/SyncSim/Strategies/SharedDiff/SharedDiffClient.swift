@@ -1,0 +1,309 @@
+/// The `sharedDiff` client: SharingInstant's `@Shared` collections over InstantDB's wire protocol.
+/// The rules and their sources are listed in `SharedDiffStrategy.swift`; this file is the state
+/// machine (connection, inputs, pending save transactions), `SharedDiffViews.swift` computes what
+/// each collection shows, and `SharedDiffSave.swift` turns a collection into a save transaction.
+public struct SharedDiffClient: ClientMachine {
+    public typealias Up = InstantUp
+    public typealias Down = InstantDown
+    public typealias Status = InstantClient.Status
+
+    /// A transaction `save()` produced: the Reactor's pending mutation, but its steps were derived
+    /// from a collection diff, and it carries only the user writes it reflects (possibly none).
+    public struct SaveMutation: Sendable, Hashable {
+        public var eventID: UInt64
+        public var order: Int
+        public var writes: [WriteID]
+        public var steps: [InstantStep]
+        public var txID: UInt64?
+    }
+
+    /// A user write already applied to the collections but not yet saved by every collection
+    /// that must save it (`owedBy`: the subscriptions whose `save()` has not run yet).
+    public struct UnsavedWrite: Sendable, Hashable {
+        public var write: UserWrite
+        public var owedBy: [SubscriptionID]
+    }
+
+    public struct Durable: Sendable {
+        public var pending: [SaveMutation]
+        public var cache: [InstantClient.CachedResult]
+    }
+
+    /// One `@Shared` collection (a subscription) or one in-flight `queryOnce`.
+    struct Collection {
+        var key: InstantQueryKey
+        var query: Query
+        /// The server's answer (or the cached one) and its processed tx id.
+        var server: QueryResult?
+        var processedTxID: UInt64 = 0
+        var fromCache = false
+        /// The collection's value: what the UI shows, and what `save()` diffs.
+        var shown: QueryResult?
+        /// Namespaces a scheduled `save()` must diff, ascending; empty: no save scheduled.
+        var saveDue: [NamespaceID] = []
+        /// User writes that scheduled or joined the pending save, in write order.
+        var saveWrites: [WriteID] = []
+
+        var subscription: SubscriptionID? { key.isOnce ? nil : SubscriptionID(UInt32(key.raw)) }
+
+        /// The namespaces this collection holds: its roots and the entities it reaches by link.
+        func holds(_ ns: NamespaceID) -> Bool { query.namespace == ns || query.includedNamespace == ns }
+    }
+
+    public let id: ClientID
+    let persistence: Bool
+    let sendTimeoutMs: Int64
+    var random: SimRandom
+
+    public private(set) var online = false
+    public private(set) var status = Status.closed
+    var backoffAttempt = 0
+    public internal(set) var pending: [SaveMutation] = []
+    public internal(set) var unsaved: [UnsavedWrite] = []
+    var confirmed = Set<WriteID>()
+    var timers: [(TimerID, UInt64)] = []
+    var nextTimer: UInt32 = 1
+    var collections: [Collection] = []
+    var cache: [InstantClient.CachedResult] = []
+
+    static let reconnectTimer = TimerID(0)
+    /// Save timers live above this bit (`saveTimerBit | subscription`); send timeouts below it.
+    static let saveTimerBit: UInt32 = 1 << 31
+    /// `save()` runs this many ms after the write that triggered it (SharingInstant saves in an
+    /// async task; two collections' saves land "milliseconds apart", seed 001 §Evidence).
+    static let saveDelayMs: ClosedRange<Int> = 2...40
+
+    public init(context: ClientContext, restoring durable: Durable?) {
+        id = context.id
+        persistence = context.persistence
+        sendTimeoutMs = context.options.sendTimeoutMs
+        random = context.random
+        if let durable {
+            pending = durable.pending
+            cache = durable.cache
+        }
+    }
+
+    public var durableState: Durable { Durable(pending: persistence ? pending : [], cache: persistence ? cache : []) }
+
+    public func result(of subscription: SubscriptionID) -> QueryResult? {
+        collections.first { $0.key == .subscription(subscription) }?.shown
+    }
+
+    /// Writes not yet saved by every collection that owes a save, then writes carried by a save
+    /// transaction the server has not confirmed; each once, in that order.
+    public var pendingWrites: [WriteID] {
+        var out: [WriteID] = []
+        for u in unsaved where !out.contains(u.write.id) { out.append(u.write.id) }
+        for m in pending where m.txID == nil { for w in m.writes where !out.contains(w) { out.append(w) } }
+        return out
+    }
+
+    // MARK: - Inputs
+
+    public mutating func handle(_ input: ClientInput<InstantDown>, now: Int64, out: inout ClientOutbox<InstantUp>) {
+        switch input {
+        case .network(.online):
+            online = true
+            if status == .closed { startSocket(out: &out) }
+        case .network(.offline):
+            online = false
+            status = .closed
+            out(.cancelTimer(Self.reconnectTimer))
+        case .connected:
+            guard status == .connecting else { out(.event(.invalidInput("connected while \(status)"))); return }
+            status = .opened
+            out(.send(.initialize))
+        case .disconnected:
+            status = .closed
+            scheduleReconnect(out: &out)
+        case .timerFired(let t):
+            timerFired(t, out: &out)
+        case .received(let m):
+            receive(m, out: &out)
+        case .user(let cmd):
+            user(cmd, out: &out)
+        }
+    }
+
+    mutating func startSocket(out: inout ClientOutbox<InstantUp>) {
+        guard online else { return }
+        status = .connecting
+        out(.connect)
+    }
+
+    /// Backoff 0, 1, 2 … 10 s; skipped while offline (the online event reconnects at once).
+    mutating func scheduleReconnect(out: inout ClientOutbox<InstantUp>) {
+        guard online else { return }
+        let delay = Int64(min(backoffAttempt, 10)) * 1_000
+        backoffAttempt += 1
+        out(.setTimer(Self.reconnectTimer, afterMs: delay))
+    }
+
+    mutating func timerFired(_ t: TimerID, out: inout ClientOutbox<InstantUp>) {
+        if t == Self.reconnectTimer {
+            if status == .closed { startSocket(out: &out) }
+            return
+        }
+        if t.raw & Self.saveTimerBit != 0 {
+            runSave(SubscriptionID(t.raw & ~Self.saveTimerBit), out: &out)
+            return
+        }
+        guard let ti = timers.firstIndex(where: { $0.0 == t }) else { return }
+        let eventID = timers[ti].1
+        timers.remove(at: ti)
+        // Offline, the timeout does nothing: the mutation waits for the next init-ok.
+        guard online, let i = pending.firstIndex(where: { $0.eventID == eventID }), pending[i].txID == nil else { return }
+        let m = pending.remove(at: i)
+        persist(out: &out)
+        reject(m.writes, .timeout, out: &out)
+        refreshViews(out: &out)
+    }
+
+    mutating func receive(_ m: InstantDown, out: inout ClientOutbox<InstantUp>) {
+        switch m {
+        case .initOk:
+            guard status == .opened else { out(.event(.invalidInput("init-ok while \(status)"))); return }
+            status = .authenticated
+            backoffAttempt = 0
+            for c in collections { out(.send(.addQuery(c.key, c.query))) }
+            for m in pending where m.txID == nil { send(m, out: &out) }
+        case .addQueryOk(let k, let r, let tx), .refreshOk(let k, let r, let tx):
+            guard let i = collections.firstIndex(where: { $0.key == k }) else { return }
+            if k.isOnce {
+                let c = collections.remove(at: i)
+                out(.send(.removeQuery(k)))
+                remember(c.query, r, tx, out: &out)
+                out(.event(.queryOnceResult(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF)))))
+                return
+            }
+            collections[i].server = r
+            collections[i].processedTxID = tx
+            collections[i].fromCache = false
+            remember(collections[i].query, r, tx, out: &out)
+            cleanupConfirmed(out: &out)
+            refreshViews(out: &out)
+        case .transactOk(let eventID, _, let tx):
+            // A late transact-ok for a save already rejected by timeout is ignored.
+            guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
+            pending[i].txID = tx
+            cancelTimeout(eventID, out: &out)
+            persist(out: &out)
+            for w in pending[i].writes where !confirmed.contains(w) {
+                confirmed.insert(w)
+                out(.event(.writeConfirmed(w)))
+            }
+        case .error(let eventID, _, let message):
+            guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
+            let m = pending.remove(at: i)
+            cancelTimeout(eventID, out: &out)
+            persist(out: &out)
+            reject(m.writes, .serverError(message), out: &out)
+            refreshViews(out: &out)
+        }
+    }
+
+    /// Tells the user a failed save's writes were rejected, except those confirmed by another
+    /// save, carried by another pending save, or still owed a save by some collection.
+    mutating func reject(_ writes: [WriteID], _ reason: RejectReason, out: inout ClientOutbox<InstantUp>) {
+        for w in writes {
+            if confirmed.contains(w) { continue }
+            if pending.contains(where: { $0.writes.contains(w) }) { continue }
+            if unsaved.contains(where: { $0.write.id == w }) { continue }
+            out(.event(.writeRejected(w, reason)))
+        }
+    }
+
+    mutating func user(_ cmd: UserCommand, out: inout ClientOutbox<InstantUp>) {
+        switch cmd {
+        case .write(let w):
+            write(w, out: &out)
+        case .subscribe(let s, let q):
+            guard !collections.contains(where: { $0.key == .subscription(s) }) else {
+                out(.event(.invalidInput("\(s) is already open")))
+                return
+            }
+            var c = Collection(key: .subscription(s), query: q)
+            if persistence, let cached = cache.first(where: { $0.query == q }) {
+                c.server = cached.result
+                c.processedTxID = cached.processedTxID
+                c.fromCache = true
+            }
+            collections.append(c)
+            collections.sort { $0.key < $1.key }
+            if status == .authenticated { out(.send(.addQuery(c.key, q))) }
+            refreshViews(out: &out)
+        case .unsubscribe(let s):
+            guard let i = collections.firstIndex(where: { $0.key == .subscription(s) }) else {
+                out(.event(.invalidInput("\(s) is not open")))
+                return
+            }
+            if !collections[i].saveDue.isEmpty { out(.cancelTimer(Self.saveTimer(s))) }
+            collections.remove(at: i)
+            // The collection is gone before its save ran: nothing will save it from here.
+            settleOwed(by: s)
+            if status == .authenticated { out(.send(.removeQuery(.subscription(s)))) }
+            refreshViews(out: &out)
+        case .queryOnce(let r, let q):
+            guard online else {
+                let stale = persistence && cache.contains { $0.query == q }
+                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: stale)))
+                return
+            }
+            let c = Collection(key: .once(r), query: q)
+            collections.append(c)
+            collections.sort { $0.key < $1.key }
+            if status == .authenticated { out(.send(.addQuery(c.key, q))) }
+        case .resolveConflict, .forceSync:
+            out(.event(.invalidInput("sharedDiff has no conflict prompts or forced sync: \(cmd)")))
+        }
+    }
+
+    static func saveTimer(_ s: SubscriptionID) -> TimerID { TimerID(saveTimerBit | s.raw) }
+
+    /// Removes a subscription from every unsaved write's debt; writes nobody owes any more leave
+    /// the unsaved list (whether or not a save carried them).
+    mutating func settleOwed(by s: SubscriptionID) {
+        for i in unsaved.indices { unsaved[i].owedBy.removeAll { $0 == s } }
+        unsaved.removeAll { $0.owedBy.isEmpty }
+    }
+
+    mutating func send(_ m: SaveMutation, out: inout ClientOutbox<InstantUp>) {
+        out(.send(.transact(eventID: m.eventID, writes: m.writes, steps: m.steps)))
+        let inFlight = timers.count
+        let waiting = pending.filter { $0.txID == nil }.count
+        let timeout = max(sendTimeoutMs, Int64(min(inFlight + 1, waiting + 1)) * sendTimeoutMs)
+        cancelTimeout(m.eventID, out: &out)
+        let t = TimerID(nextTimer)
+        nextTimer += 1
+        timers.append((t, m.eventID))
+        out(.setTimer(t, afterMs: timeout))
+    }
+
+    mutating func cancelTimeout(_ eventID: UInt64, out: inout ClientOutbox<InstantUp>) {
+        if let i = timers.firstIndex(where: { $0.1 == eventID }) {
+            out(.cancelTimer(timers[i].0))
+            timers.remove(at: i)
+        }
+    }
+
+    mutating func remember(_ q: Query, _ r: QueryResult, _ tx: UInt64, out: inout ClientOutbox<InstantUp>) {
+        guard persistence else { return }
+        cache.removeAll { $0.query == q }
+        cache.append(InstantClient.CachedResult(query: q, result: r, processedTxID: tx))
+        persist(out: &out)
+    }
+
+    /// Removes confirmed saves every subscribed collection has already seen (Reactor §6).
+    mutating func cleanupConfirmed(out: inout ClientOutbox<InstantUp>) {
+        let subs = collections.filter { !$0.key.isOnce && $0.server != nil && !$0.fromCache }
+        guard let minTx = subs.map(\.processedTxID).min() else { return }
+        let before = pending.count
+        pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
+        if pending.count != before { persist(out: &out) }
+    }
+
+    mutating func persist(out: inout ClientOutbox<InstantUp>) {
+        if persistence { out(.persist) }
+    }
+}

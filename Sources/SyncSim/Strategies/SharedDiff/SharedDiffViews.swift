@@ -1,0 +1,108 @@
+/// What each `@Shared` collection holds, and how a user write changes it.
+///
+/// A collection's value is its last server answer, with every save transaction the server has not
+/// yet reflected in that answer and every write not yet saved laid over it (the Reactor's
+/// optimistic overlay, semantics §5), evaluated through the collection's query. So a partial
+/// collection (filtered, or profiles reached through `posts with author`) shows only its part.
+extension SharedDiffClient {
+    /// The namespaces an op touches: a link changes its source and its target's reverse view.
+    static func namespaces(of op: Op) -> [NamespaceID] {
+        switch op {
+        case .link(_, let l, _), .unlink(_, let l, _): return [l.from, l.to]
+        default: return [op.namespace]
+        }
+    }
+
+    /// The entity as the user sees it in any collection (first in subscription order).
+    func seen(_ e: EntityID) -> EntityRecord? {
+        for c in collections where !c.key.isOnce { if let r = c.shown?.record(e) { return r } }
+        return nil
+    }
+
+    /// `@Shared` can only change an element of a collection the app holds: an update, delete or
+    /// link needs the entity (and a link its target) in some collection; a create needs a
+    /// collection whose roots are of its namespace. Returns what is missing, if anything.
+    func unheld(_ w: UserWrite) -> String? {
+        let subs = collections.filter { !$0.key.isOnce && $0.shown != nil }
+        for op in w.ops {
+            switch op {
+            case .create(_, let ns, _):
+                if !subs.contains(where: { $0.query.namespace == ns }) { return "no \(ns.name) collection to insert into" }
+            case .update(let e, let ns, _), .delete(let e, let ns):
+                if seen(e) == nil { return "no collection holds \(EntityRef(e, ns))" }
+            case .link(let e, let l, let t), .unlink(let e, let l, let t):
+                if seen(e) == nil { return "no collection holds \(EntityRef(e, l.from))" }
+                if seen(t) == nil { return "no collection holds \(EntityRef(t, l.to))" }
+            }
+        }
+        return nil
+    }
+
+    /// A user write: mutate the collections (optimistically), then schedule `save()` for every
+    /// collection that holds a namespace the write touches, each on its own short timer.
+    mutating func write(_ w: UserWrite, out: inout ClientOutbox<InstantUp>) {
+        if let why = unheld(w) {
+            out(.event(.writeRejected(w.id, .invalid(why))))
+            return
+        }
+        var touched: [NamespaceID] = []
+        for op in w.ops { for ns in Self.namespaces(of: op) where !touched.contains(ns) { touched.append(ns) } }
+        var owedBy: [SubscriptionID] = []
+        for i in collections.indices {
+            guard let s = collections[i].subscription, collections[i].shown != nil else { continue }
+            let due = touched.filter { collections[i].holds($0) }
+            if due.isEmpty { continue }
+            owedBy.append(s)
+            if collections[i].saveDue.isEmpty {
+                out(.setTimer(Self.saveTimer(s), afterMs: Int64(random.int(in: Self.saveDelayMs))))
+            }
+            for ns in due where !collections[i].saveDue.contains(ns) { collections[i].saveDue.append(ns) }
+            collections[i].saveDue.sort()
+            collections[i].saveWrites.append(w.id)
+        }
+        // `unheld` found a collection for every op, so some collection owes this write a save.
+        unsaved.append(UnsavedWrite(write: w, owedBy: owedBy))
+        refreshViews(out: &out)
+    }
+
+    /// Recomputes every subscribed collection and yields the ones that changed (a change anywhere
+    /// in the result tree, children included, re-yields: seed 000 §3.5).
+    mutating func refreshViews(out: inout ClientOutbox<InstantUp>) {
+        for i in collections.indices where !collections[i].key.isOnce {
+            guard collections[i].server != nil else { continue }
+            let view = view(of: collections[i])
+            if view != collections[i].shown {
+                collections[i].shown = view
+                out(.event(.subscriptionYielded(SubscriptionID(UInt32(collections[i].key.raw)), fromCache: collections[i].fromCache)))
+            }
+        }
+    }
+
+    /// Server answer + save transactions not yet reflected in it + unsaved writes, through the
+    /// query. Entities a write needs but the answer lacks (a link target, an element edited in
+    /// another collection) are taken from the collection that shows them.
+    func view(of c: Collection) -> QueryResult {
+        guard let base = c.server else { return .empty }
+        let visible = pending.filter { $0.txID.map { $0 > c.processedTxID } ?? true }
+        if visible.isEmpty && unsaved.isEmpty { return base }
+        var store = EntityStore()
+        for e in base.entries { store[e.id] = e.record }
+        for m in visible { for s in m.steps { apply(s.op, to: &store) } }
+        for u in unsaved { for op in u.write.ops { apply(op, to: &store) } }
+        return c.query.evaluate(store)
+    }
+
+    /// Applies one step optimistically (upsert; a step that cannot apply is skipped, as the
+    /// Reactor's optimistic store does).
+    func apply(_ op: Op, to store: inout EntityStore) {
+        switch op {
+        case .update(let e, _, _), .unlink(let e, _, _):
+            if !store.contains(e), let r = seen(e) { store[e] = r }
+        case .link(let e, _, let t):
+            if !store.contains(e), let r = seen(e) { store[e] = r }
+            if !store.contains(t), let r = seen(t) { store[t] = r }
+        case .create, .delete: break
+        }
+        _ = store.apply(op, mode: .upsert)
+    }
+}
