@@ -11,7 +11,7 @@
 /// | a new row gets a server id; the client id maps to it | seed 004 §6.1 |
 /// | deletes leave a tombstone: no push or back-office update brings the entity back | semantics §1 (tombstones), seed 004 `deletedIds` |
 /// | deleting an entity clears links to it (and re-stamps the linking rows so they are pulled) | `EntityStore` semantics |
-/// | back-office writes apply directly with `updatedAt` = server time | seed 004 (server-side writer) |
+/// | back-office writes apply directly with `updatedAt` = server time; a back-office delete of an id the server has not received yet leaves a tombstone too | seed 004 (server-side writer) |
 ///
 /// No idempotency key: a row pushed again after a lost answer is written again if it differs at
 /// all from the server's row, so its writes are applied twice (reported, not hidden).
@@ -191,7 +191,9 @@ public struct PushPullServer: ServerMachine {
                 if let err = data.apply(.update(e, ns, a), mode: .upsert) { return err.description }
                 if existed { touch(e, now) } else { newMeta(e, now) }
             case .delete:
-                if data.contains(e) { delete(e) }
+                // Deleting an id the server has not received yet still leaves a tombstone: a
+                // later push of its create must not bring it into existence.
+                if data.contains(e) { delete(e) } else { bump(); tombstones[e] = version }
             case .link, .unlink:
                 if let err = data.apply(op) { return err.description }
                 touch(e, now)
