@@ -32,7 +32,10 @@ public struct PushPullClient: ClientMachine {
         var shown: QueryResult?
     }
 
-    static let requestTimer = TimerID(1)
+    /// The request timeout of sync `s` has its own id: the simulator restarts a timer's
+    /// generation after a cancel, so a cancelled timeout of an earlier request could otherwise
+    /// fire as the current one's.
+    static func requestTimer(_ s: UInt32) -> TimerID { TimerID(0x8000_0000 | s) }
     static let retryTimer = TimerID(2)
     static let periodicTimer = TimerID(3)
     static let soonTimer = TimerID(4)
@@ -122,9 +125,12 @@ public struct PushPullClient: ClientMachine {
     }
 
     mutating func timerFired(_ t: TimerID, now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        if t.raw & 0x8000_0000 != 0 {
+            let s = t.raw & 0x7FFF_FFFF
+            if phase == .pulling(s) || phase == .pushing(s) { failSync("timeout", out: &out) }
+            return
+        }
         switch t {
-        case Self.requestTimer:
-            if phase != .idle { failSync("timeout", out: &out) }
         case Self.retryTimer, Self.soonTimer:
             startSync(now: now, out: &out)
         case Self.periodicTimer:
@@ -147,7 +153,7 @@ public struct PushPullClient: ClientMachine {
         phase = .pulling(syncCounter)
         forceFromServerRunning = forceFromServerRequested
         out(.send(.pull(sync: syncCounter, since: forceFromServerRunning ? nil : lastPulledAt)))
-        out(.setTimer(Self.requestTimer, afterMs: timeoutMs))
+        out(.setTimer(Self.requestTimer(syncCounter), afterMs: timeoutMs))
     }
 
     /// The running sync failed: retry with exponential backoff (seed 004 §1.3) and jitter.
@@ -158,8 +164,15 @@ public struct PushPullClient: ClientMachine {
         out(.setTimer(Self.retryTimer, afterMs: base + Int64(random.below(UInt64(base / 4 + 1)))))
     }
 
+    var runningSync: UInt32? {
+        switch phase {
+        case .idle: return nil
+        case .pulling(let s), .pushing(let s): return s
+        }
+    }
+
     mutating func abortSync(_ why: String, out: inout ClientOutbox<PushPullUp>) {
-        out(.cancelTimer(Self.requestTimer))
+        if let s = runningSync { out(.cancelTimer(Self.requestTimer(s))) }
         phase = .idle
         pushed = []
         forceFromServerRunning = false
@@ -168,7 +181,7 @@ public struct PushPullClient: ClientMachine {
     }
 
     mutating func finishSync(now: Int64, out: inout ClientOutbox<PushPullUp>) {
-        out(.cancelTimer(Self.requestTimer))
+        if let s = runningSync { out(.cancelTimer(Self.requestTimer(s))) }
         phase = .idle
         pushed = []
         failures = 0
@@ -248,7 +261,7 @@ public struct PushPullClient: ClientMachine {
         phase = .pushing(s)
         persist(out: &out)
         out(.send(.push(sync: s, lastPulledAt: lastPulledAt ?? 0, records: batch)))
-        out(.setTimer(Self.requestTimer, afterMs: timeoutMs))
+        out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
     }
 
     mutating func applyPushResults(_ results: [PushResult], out: inout ClientOutbox<PushPullUp>) {
