@@ -6,6 +6,7 @@ public enum StrategyRegistry {
         FullEntityStrategy(),
         SharedDiffStrategy(),
         ConflictPromptStrategy(),
+        PushPullStrategy(),
     ]
 
     public static var names: [String] { builtIn.map(\.info.name) }

@@ -1,0 +1,497 @@
+/// The `pushPull` client: a WatermelonDB local database with seed 004's operation queue, sync
+/// triggers, conflict prompts and forced syncs. See `PushPullStrategy` for the rules table.
+public struct PushPullClient: ClientMachine {
+    public typealias Up = PushPullUp
+    public typealias Down = PushPullDown
+
+    /// What survives a restart (with persistence on): the database, the queue, `lastPulledAt`.
+    /// Open conflict prompts are UI and do not survive; their rows are pushed (and prompt) again.
+    public struct Durable: Sendable {
+        public var records: [LocalRecord]
+        public var queue: OperationQueue
+        public var lastPulledAt: UInt64?
+    }
+
+    /// Where the one running sync is (WatermelonDB runs one `synchronize` at a time).
+    public enum Phase: Hashable, Sendable {
+        case idle
+        case pulling(UInt32)
+        case pushing(UInt32)
+    }
+
+    public struct OpenConflict: Hashable, Sendable {
+        public var id: ConflictID
+        public var entity: EntityID
+        /// The server's row, kept current by later pulls.
+        public var server: RemoteRecord
+    }
+
+    struct Subscription {
+        var id: SubscriptionID
+        var query: Query
+        var shown: QueryResult?
+    }
+
+    /// The request timeout of sync `s` has its own id: the simulator restarts a timer's
+    /// generation after a cancel, so a cancelled timeout of an earlier request could otherwise
+    /// fire as the current one's.
+    static func requestTimer(_ s: UInt32) -> TimerID { TimerID(0x8000_0000 | s) }
+    static let retryTimer = TimerID(2)
+    static let periodicTimer = TimerID(3)
+    static let soonTimer = TimerID(4)
+    /// Seed 004 §6.2: "setTimeout(() => this.syncAll(entity), 500)" after a local change.
+    static let afterMutationMs: Int64 = 500
+
+    public let id: ClientID
+    let persistence: Bool
+    let queueCap: Int
+    let intervalMs: Int64
+    let timeoutMs: Int64
+    var random: SimRandom
+
+    public private(set) var online = false
+    public private(set) var records: [EntityID: LocalRecord] = [:]
+    public private(set) var queue = OperationQueue()
+    public private(set) var lastPulledAt: UInt64?
+    public private(set) var phase = Phase.idle
+    public private(set) var conflicts: [OpenConflict] = []
+    var syncCounter: UInt32
+    /// Consecutive failed syncs (exponential backoff).
+    public private(set) var failures = 0
+    /// The rows as pushed by the running push (WatermelonDB marks a row synced only if it did not
+    /// change since it was fetched for the push).
+    var pushed: [PushRecord] = []
+    var forceFromServerRequested = false
+    var forceFromServerRunning = false
+    var nextConflict: UInt32
+    var subs: [Subscription] = []
+    /// The local database as the UI sees it (live rows, dangling links hidden).
+    var view = EntityStore()
+
+    public init(context: ClientContext, restoring durable: Durable?) {
+        id = context.id
+        persistence = context.persistence
+        queueCap = context.queueCap
+        intervalMs = context.options.syncIntervalMs
+        timeoutMs = context.options.sendTimeoutMs
+        random = context.random
+        syncCounter = UInt32(truncatingIfNeeded: context.incarnation) << 20
+        nextConflict = UInt32(context.id.index) << 24 | UInt32(truncatingIfNeeded: context.incarnation) << 16
+        if let durable {
+            for r in durable.records { records[r.entity] = r }
+            queue = durable.queue
+            // A push cut short by the crash: its rows wait for the next sync.
+            queue.markFailed("interrupted by a restart")
+            lastPulledAt = durable.lastPulledAt
+        }
+        rebuildView()
+    }
+
+    public var durableState: Durable {
+        guard persistence else { return Durable(records: [], queue: OperationQueue(), lastPulledAt: nil) }
+        return Durable(records: records.keys.sorted().map { records[$0]! }, queue: queue, lastPulledAt: lastPulledAt)
+    }
+
+    public func result(of subscription: SubscriptionID) -> QueryResult? {
+        subs.first { $0.id == subscription }?.shown
+    }
+
+    public var pendingWrites: [WriteID] { queue.outstandingWrites }
+
+    // MARK: - Inputs
+
+    public mutating func handle(_ input: ClientInput<PushPullDown>, now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        switch input {
+        case .network(.online):
+            // App open and "network regained" (seed 004 §2.2) both arrive as this event.
+            online = true
+            out(.setTimer(Self.periodicTimer, afterMs: intervalMs))
+            startSync(now: now, out: &out)
+        case .network(.offline):
+            online = false
+            out(.cancelTimer(Self.periodicTimer))
+            out(.cancelTimer(Self.retryTimer))
+            out(.cancelTimer(Self.soonTimer))
+            if phase != .idle { abortSync("offline", out: &out) }
+        case .connected, .disconnected:
+            out(.event(.invalidInput("pushPull uses requests, not connections: \(input)")))
+        case .timerFired(let t):
+            timerFired(t, now: now, out: &out)
+        case .received(let m):
+            receive(m, now: now, out: &out)
+        case .user(let cmd):
+            user(cmd, now: now, out: &out)
+        }
+    }
+
+    mutating func timerFired(_ t: TimerID, now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        if t.raw & 0x8000_0000 != 0 {
+            let s = t.raw & 0x7FFF_FFFF
+            if phase == .pulling(s) || phase == .pushing(s) { failSync("timeout", out: &out) }
+            return
+        }
+        switch t {
+        case Self.retryTimer, Self.soonTimer:
+            startSync(now: now, out: &out)
+        case Self.periodicTimer:
+            if online {
+                out(.setTimer(Self.periodicTimer, afterMs: intervalMs))
+                startSync(now: now, out: &out)
+            }
+        default:
+            out(.event(.invalidInput("unknown \(t)")))
+        }
+    }
+
+    // MARK: - The sync loop (WatermelonDB `synchronize`: pull, apply, push, mark synced)
+
+    mutating func startSync(now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        guard online, phase == .idle else { return }
+        out(.cancelTimer(Self.retryTimer))
+        out(.cancelTimer(Self.soonTimer))
+        syncCounter &+= 1
+        phase = .pulling(syncCounter)
+        forceFromServerRunning = forceFromServerRequested
+        out(.send(.pull(sync: syncCounter, since: forceFromServerRunning ? nil : lastPulledAt)))
+        out(.setTimer(Self.requestTimer(syncCounter), afterMs: timeoutMs))
+    }
+
+    /// The running sync failed: retry with exponential backoff (seed 004 §1.3) and jitter.
+    mutating func failSync(_ why: String, out: inout ClientOutbox<PushPullUp>) {
+        abortSync(why, out: &out)
+        failures += 1
+        let base = min(Int64(1_000) << Int64(min(failures - 1, 5)), 30_000)
+        out(.setTimer(Self.retryTimer, afterMs: base + Int64(random.below(UInt64(base / 4 + 1)))))
+    }
+
+    var runningSync: UInt32? {
+        switch phase {
+        case .idle: return nil
+        case .pulling(let s), .pushing(let s): return s
+        }
+    }
+
+    mutating func abortSync(_ why: String, out: inout ClientOutbox<PushPullUp>) {
+        if let s = runningSync { out(.cancelTimer(Self.requestTimer(s))) }
+        phase = .idle
+        pushed = []
+        forceFromServerRunning = false
+        queue.markFailed(why)
+        persist(out: &out)
+    }
+
+    mutating func finishSync(now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        if let s = runningSync { out(.cancelTimer(Self.requestTimer(s))) }
+        phase = .idle
+        pushed = []
+        failures = 0
+        // Changes made while this sync ran, or a force requested meanwhile: sync again.
+        if forceFromServerRequested || pushable.contains(where: { queue.hasPending(on: $0.entity) || $0.force }) {
+            startSync(now: now, out: &out)
+        }
+    }
+
+    mutating func receive(_ m: PushPullDown, now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        switch m {
+        case .pulled(let s, let changes, let deleted, let ts):
+            // Answers to requests that are not the running one (late, duplicated) are ignored.
+            guard phase == .pulling(s) else { return }
+            applyPull(changes, deleted, timestamp: ts, out: &out)
+            pushPhase(sync: s, now: now, out: &out)
+        case .pushed(let s, let results):
+            guard phase == .pushing(s) else { return }
+            applyPushResults(results, out: &out)
+            finishSync(now: now, out: &out)
+        case .pushRejected(let s, _):
+            // WatermelonDB: the client must pull again and retry the whole sync.
+            guard phase == .pushing(s) else { return }
+            failSync("push rejected: changed on the server since the last pull", out: &out)
+        }
+    }
+
+    mutating func applyPull(_ changes: [RemoteRecord], _ deleted: [EntityID], timestamp: UInt64, out: inout ClientOutbox<PushPullUp>) {
+        if forceFromServerRunning {
+            // Seed 004 §3.1: skip push, hard-reset the local tables to the server's rows.
+            forceFromServerRunning = false
+            forceFromServerRequested = false
+            for w in queue.failAll() { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            records = [:]
+            conflicts = []
+            for r in changes { records[r.entity] = PushPullMerge.apply(remote: r, to: nil) }
+        } else {
+            // WatermelonDB applyRemote: a remote delete destroys the row even if changed locally.
+            for e in deleted {
+                guard records[e] != nil else { continue }
+                records[e] = nil
+                conflicts.removeAll { $0.entity == e }
+                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            }
+            for r in changes {
+                records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity])
+                if let i = conflicts.firstIndex(where: { $0.entity == r.entity }) { conflicts[i].server = r }
+            }
+        }
+        lastPulledAt = timestamp
+        persist(out: &out)
+        refreshYields(out: &out)
+    }
+
+    /// Locally changed rows, in id order, except ones waiting for the user's conflict answer.
+    var pushable: [LocalRecord] {
+        records.keys.sorted().compactMap { e in
+            guard let r = records[e], r.isLocallyChanged, !conflicts.contains(where: { $0.entity == e }) else { return nil }
+            return r
+        }
+    }
+
+    mutating func pushPhase(sync s: UInt32, now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        let rows = pushable
+        if rows.isEmpty {
+            finishSync(now: now, out: &out)
+            return
+        }
+        var batch: [PushRecord] = []
+        for r in rows {
+            let ws = queue.outstandingWrites(on: r.entity)
+            queue.markSending(r.entity)
+            batch.append(PushRecord(entity: r.entity, clientKey: r.clientKey, serverKey: r.serverKey, status: r.status,
+                                    record: r.record, updatedAt: r.updatedAt, writes: ws, force: r.force))
+        }
+        pushed = batch
+        phase = .pushing(s)
+        persist(out: &out)
+        out(.send(.push(sync: s, lastPulledAt: lastPulledAt ?? 0, records: batch)))
+        out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
+    }
+
+    mutating func applyPushResults(_ results: [PushResult], out: inout ClientOutbox<PushPullUp>) {
+        for res in results {
+            let e = res.entity
+            guard let p = pushed.first(where: { $0.entity == e }) else {
+                out(.event(.invalidInput("push result for entity \(e.raw), which was not pushed")))
+                continue
+            }
+            switch res.outcome {
+            case .applied(let key), .unchanged(let key):
+                for w in queue.succeed(p.writes, on: e) { out(.event(.writeConfirmed(w))) }
+                guard var r = records[e] else { continue }
+                // markLocalChangesAsSynced: only if the row did not change since it was pushed.
+                if r.status == p.status && r.record == p.record && r.updatedAt == p.updatedAt {
+                    if r.status == .deleted {
+                        records[e] = nil
+                        continue
+                    }
+                    r.status = .synced
+                    r.changed = ColumnSet()
+                    r.force = false
+                }
+                if key != 0 { r.serverKey = key }
+                records[e] = r
+            case .serverNewer(let s):
+                // Seed 004 §5.1: server timestamp newer → server wins; the local change is dropped.
+                records[e] = PushPullMerge.apply(remote: s, to: nil).map { var x = $0; x.clientKey = records[e]?.clientKey; return x }
+                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            case .conflict(let s):
+                // Seed 004 §5.1: equal timestamps, different data → the user chooses.
+                queue.markPending(on: e)
+                if let i = conflicts.firstIndex(where: { $0.entity == e }) {
+                    conflicts[i].server = s
+                } else {
+                    let cid = ConflictID(nextConflict)
+                    nextConflict &+= 1
+                    conflicts.append(OpenConflict(id: cid, entity: e, server: s))
+                    out(.event(.conflictRaised(cid, e)))
+                }
+            case .gone:
+                records[e] = nil
+                conflicts.removeAll { $0.entity == e }
+                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            }
+        }
+        // Rows the answer did not mention (malformed answer) wait for the next sync.
+        queue.markFailed("no result")
+        persist(out: &out)
+        refreshYields(out: &out)
+    }
+
+    // MARK: - User commands
+
+    mutating func user(_ cmd: UserCommand, now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        switch cmd {
+        case .write(let w):
+            write(w, now: now, out: &out)
+        case .subscribe(let s, let q):
+            subs.removeAll { $0.id == s }
+            let r = q.evaluate(view)
+            subs.append(Subscription(id: s, query: q, shown: r))
+            subs.sort { $0.id < $1.id }
+            out(.event(.subscriptionYielded(s, fromCache: lastPulledAt == nil)))
+        case .unsubscribe(let s):
+            subs.removeAll { $0.id == s }
+        case .queryOnce(let r, _):
+            // The local database always answers; offline, seed 000's contract (the offline
+            // error) is kept instead, with the local rows offered as a stale result.
+            if online {
+                out(.event(.queryOnceResult(r)))
+            } else {
+                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: true)))
+            }
+        case .resolveConflict(let cid, let choice):
+            resolve(cid, choice, now: now, out: &out)
+        case .forceSync(.keepServer):
+            // Seed 004 §3.1 force from server: the next sync skips the push and replaces the DB.
+            forceFromServerRequested = true
+            if phase != .idle { abortSync("force sync from server", out: &out) }
+            if online { startSync(now: now, out: &out) } else { out(.event(.notice("force sync from server will run when online"))) }
+        case .forceSync(.keepLocal):
+            // Seed 004 §3.2 force push: every locally changed row overrides the server.
+            for e in records.keys.sorted() where records[e]!.isLocallyChanged { records[e]!.force = true }
+            conflicts.removeAll()
+            persist(out: &out)
+            if phase == .idle { startSync(now: now, out: &out) }
+            if !online { out(.event(.notice("force push will run when online"))) }
+        }
+    }
+
+    mutating func write(_ w: UserWrite, now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        if queue.outstandingWrites.count >= queueCap {
+            out(.event(.writeRejected(w.id, .queueFull)))
+            return
+        }
+        var next = records
+        var ops: [(EntityID, OperationKind)] = []
+        for op in w.ops {
+            let key = random.next()
+            if let err = Self.applyLocal(op, now: now, records: &next, view: view, randomBits: key) {
+                out(.event(.writeRejected(w.id, .invalid(err))))
+                return
+            }
+            ops.append((op.entity, Self.kind(op)))
+        }
+        records = next
+        for (e, k) in ops { queue.enqueue(write: w.id, entity: e, kind: k) }
+        persist(out: &out)
+        refreshYields(out: &out)
+        if online && phase == .idle { out(.setTimer(Self.soonTimer, afterMs: Self.afterMutationMs)) }
+    }
+
+    static func kind(_ op: Op) -> OperationKind {
+        switch op {
+        case .create: return .insert
+        case .delete: return .delete
+        default: return .update
+        }
+    }
+
+    /// Applies one user step to the local database (WatermelonDB `create` / `update` /
+    /// `markAsDeleted`). Returns an error text instead of applying an invalid step.
+    static func applyLocal(_ op: Op, now: Int64, records: inout [EntityID: LocalRecord], view: EntityStore,
+                           randomBits: UInt64) -> String? {
+        let e = op.entity
+        func live(_ ns: NamespaceID) -> (LocalRecord?, String) {
+            guard let r = records[e], r.status != .deleted else { return (nil, "\(EntityRef(e, ns)) is not in the local database") }
+            guard r.record.namespace == ns else { return (nil, "\(EntityRef(e, ns)) is a \(r.record.namespace.singular)") }
+            return (r, "")
+        }
+        switch op {
+        case .create(_, let ns, let a):
+            if records[e] != nil { return "\(EntityRef(e, ns)) already exists" }
+            if let err = EntityStore.validate(a, ns) { return err.description }
+            var rec = EntityRecord(namespace: ns)
+            for x in a { rec[x.field] = x.value }
+            // Seed 004 §6.4: a time-ordered client id (UUID v7: milliseconds, then random bits).
+            let key = UInt64(bitPattern: now) << 22 | (randomBits & 0x3F_FFFF)
+            records[e] = LocalRecord(entity: e, clientKey: key, serverKey: nil, record: rec, status: .created,
+                                     changed: ColumnSet.all(of: rec), updatedAt: now)
+        case .update(_, let ns, let a):
+            let (found, err) = live(ns)
+            guard var r = found else { return err }
+            if let err = EntityStore.validate(a, ns) { return err.description }
+            for x in a where r.record[x.field] != x.value {
+                r.record[x.field] = x.value
+                r.changed.insert(x.field)
+            }
+            touch(&r, now)
+            records[e] = r
+        case .delete(_, let ns):
+            let (found, err) = live(ns)
+            guard var r = found else { return err }
+            r.status = .deleted
+            r.updatedAt = now
+            records[e] = r
+        case .link(_, let l, let t):
+            let (found, err) = live(l.from)
+            guard var r = found else { return err }
+            guard view[t]?.namespace == l.to else { return "link target \(EntityRef(t, l.to)) is not in the local database" }
+            if r.record[l] != t { r.record[l] = t; r.changed.insert(l) }
+            touch(&r, now)
+            records[e] = r
+        case .unlink(_, let l, let t):
+            let (found, err) = live(l.from)
+            guard var r = found else { return err }
+            if r.record[l] == t { r.record[l] = nil; r.changed.insert(l) }
+            touch(&r, now)
+            records[e] = r
+        }
+        return nil
+    }
+
+    /// Every local update stamps `updatedAt` with the client clock and makes a synced row
+    /// `updated` (seed 004 §6.2; WatermelonDB `setRawColumnChange`).
+    static func touch(_ r: inout LocalRecord, _ now: Int64) {
+        if r.status == .synced { r.status = .updated }
+        r.updatedAt = now
+    }
+
+    mutating func resolve(_ cid: ConflictID, _ choice: ConflictChoice, now: Int64, out: inout ClientOutbox<PushPullUp>) {
+        guard let i = conflicts.firstIndex(where: { $0.id == cid }) else {
+            out(.event(.notice("\(cid) no longer applies")))
+            return
+        }
+        let c = conflicts.remove(at: i)
+        switch choice {
+        case .keepLocal:
+            // Seed 004 resolveConflict('local'): push the local row over the server's.
+            records[c.entity]?.force = true
+            persist(out: &out)
+            if phase == .idle { startSync(now: now, out: &out) }
+        case .keepServer:
+            // Seed 004 resolveConflict('server'): take the server's row; the local change is dropped.
+            let key = records[c.entity]?.clientKey
+            records[c.entity] = PushPullMerge.apply(remote: c.server, to: nil).map { var x = $0; x.clientKey = key; return x }
+            for w in queue.fail(on: c.entity) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            persist(out: &out)
+            refreshYields(out: &out)
+        }
+    }
+
+    // MARK: - Observation
+
+    mutating func persist(out: inout ClientOutbox<PushPullUp>) {
+        if persistence { out(.persist) }
+    }
+
+    /// The UI's view of the database: live rows; links to rows it does not have are hidden.
+    mutating func rebuildView() {
+        var s = EntityStore()
+        for e in records.keys.sorted() where records[e]!.status != .deleted { s[e] = records[e]!.record }
+        for (e, r) in s.entities {
+            var r2 = r
+            for l in r.namespace.links { if let t = r[l], s[t]?.namespace != l.to { r2[l] = nil } }
+            if r2 != r { s[e] = r2 }
+        }
+        view = s
+    }
+
+    /// Subscriptions evaluate their query over the local database and yield when it changes.
+    mutating func refreshYields(out: inout ClientOutbox<PushPullUp>) {
+        rebuildView()
+        for i in subs.indices {
+            let r = subs[i].query.evaluate(view)
+            if r != subs[i].shown {
+                subs[i].shown = r
+                out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))
+            }
+        }
+    }
+}

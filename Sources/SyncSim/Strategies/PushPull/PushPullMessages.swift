@@ -1,0 +1,167 @@
+/// The `pushPull` wire vocabulary: WatermelonDB's two endpoints (`pullChanges`, `pushChanges`),
+/// seed 004's `syncPullSpace` / `syncPushSpace` with per-record results. HTTP-like: every request
+/// and answer is an independent datagram that may be lost, duplicated or reordered.
+
+/// A row as the server sends it.
+public struct RemoteRecord: Hashable, Sendable, CustomStringConvertible, StableHashable {
+    public var entity: EntityID
+    public var serverKey: UInt64
+    public var record: EntityRecord
+    public var updatedAt: Int64
+
+    public var description: String { "\(EntityRef(entity, record.namespace))\(record.summary)@\(updatedAt)" }
+
+    public func stableHash(into h: inout StableHasher) {
+        h.combine(entity.raw); h.combine(serverKey); record.stableHash(into: &h); h.combine(updatedAt)
+    }
+}
+
+/// A locally changed row as the client pushes it: the **full** row (WatermelonDB pushes raw
+/// records, not patches), its record-level `updatedAt`, and the user writes it carries.
+public struct PushRecord: Hashable, Sendable, CustomStringConvertible, StableHashable {
+    public var entity: EntityID
+    public var clientKey: UInt64?
+    public var serverKey: UInt64?
+    /// created, updated or deleted.
+    public var status: RecordStatus
+    public var record: EntityRecord
+    public var updatedAt: Int64
+    public var writes: [WriteID]
+    /// "Keep local" (force push, conflict answer): the server skips its checks for this row.
+    public var force: Bool
+
+    public var description: String {
+        let ref = EntityRef(entity, record.namespace)
+        let ws = writes.isEmpty ? "" : " [" + writes.map(\.description).joined(separator: ",") + "]"
+        let body = status == .deleted ? "deleted \(ref)" : "\(status) \(ref)\(record.summary)"
+        return body + "@\(updatedAt)" + ws + (force ? " (force)" : "")
+    }
+
+    public func stableHash(into h: inout StableHasher) {
+        h.combine(entity.raw); h.combine(clientKey ?? 0); h.combine(serverKey ?? 0); h.combine(status.rawValue)
+        record.stableHash(into: &h); h.combine(updatedAt); h.combine(writes.count)
+        for w in writes { h.combine(w.raw) }
+        h.combine(force)
+    }
+}
+
+/// Seed 004's `SyncResultItem`, one per pushed row.
+public enum PushOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// The server wrote the row.
+    case applied(serverKey: UInt64)
+    /// The server already had exactly this row and timestamp (a re-sent push): nothing to do.
+    case unchanged(serverKey: UInt64)
+    /// Seed 004 §5.1 "server timestamp newer → server wins": the row was not written.
+    case serverNewer(RemoteRecord)
+    /// Seed 004 §5.1 "equal timestamp" with different data: the user must choose.
+    case conflict(RemoteRecord)
+    /// The entity was deleted on the server: an update cannot bring it back.
+    case gone
+
+    public var description: String {
+        switch self {
+        case .applied: return "applied"
+        case .unchanged: return "unchanged"
+        case .serverNewer(let r): return "server newer \(r)"
+        case .conflict(let r): return "conflict with \(r)"
+        case .gone: return "gone"
+        }
+    }
+}
+
+public struct PushResult: Hashable, Sendable, StableHashable {
+    public var entity: EntityID
+    public var outcome: PushOutcome
+
+    public func stableHash(into h: inout StableHasher) {
+        h.combine(entity.raw)
+        switch outcome {
+        case .applied(let k): h.byte(1); h.combine(k)
+        case .unchanged(let k): h.byte(2); h.combine(k)
+        case .serverNewer(let r): h.byte(3); r.stableHash(into: &h)
+        case .conflict(let r): h.byte(4); r.stableHash(into: &h)
+        case .gone: h.byte(5)
+        }
+    }
+}
+
+public enum PushPullUp: WireMessage {
+    /// `pullChanges({ lastPulledAt })`; `since` nil = everything (first sync, force from server).
+    case pull(sync: UInt32, since: UInt64?)
+    /// `pushChanges({ changes, lastPulledAt })`.
+    case push(sync: UInt32, lastPulledAt: UInt64, records: [PushRecord])
+
+    public var kind: String {
+        switch self {
+        case .pull: return "pull"
+        case .push: return "push"
+        }
+    }
+
+    public var carriedWrites: [WriteID] {
+        guard case .push(_, _, let rs) = self else { return [] }
+        var out: [WriteID] = []
+        for r in rs { for w in r.writes where !out.contains(w) { out.append(w) } }
+        return out
+    }
+
+    public var description: String {
+        switch self {
+        case .pull(let s, let since): return "pull #\(s) since \(since.map(String.init) ?? "the beginning")"
+        case .push(let s, let at, let rs): return "push #\(s) lastPulledAt \(at): " + rs.map(\.description).joined(separator: "; ")
+        }
+    }
+
+    public func stableHash(into h: inout StableHasher) {
+        switch self {
+        case .pull(let s, let since): h.byte(1); h.combine(s); h.combine(since.map { Int64(bitPattern: $0) } ?? -1)
+        case .push(let s, let at, let rs):
+            h.byte(2); h.combine(s); h.combine(at); h.combine(rs.count)
+            for r in rs { r.stableHash(into: &h) }
+        }
+    }
+}
+
+public enum PushPullDown: WireMessage {
+    /// `{ changes, timestamp }`: rows changed and ids deleted since the asked-for point, and the
+    /// server's change counter to use as the next `lastPulledAt`.
+    case pulled(sync: UInt32, changes: [RemoteRecord], deleted: [EntityID], timestamp: UInt64)
+    case pushed(sync: UInt32, results: [PushResult])
+    /// WatermelonDB: a pushed row changed on the server after `lastPulledAt`; nothing was written.
+    case pushRejected(sync: UInt32, reason: String)
+
+    public var kind: String {
+        switch self {
+        case .pulled: return "pulled"
+        case .pushed: return "pushed"
+        case .pushRejected: return "push-rejected"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .pulled(let s, let ch, let del, let ts):
+            var parts = ch.map(\.description)
+            parts.append(contentsOf: del.map { "deleted #\($0.raw)" })
+            return "pulled #\(s) timestamp \(ts): " + (parts.isEmpty ? "no changes" : parts.joined(separator: "; "))
+        case .pushed(let s, let rs):
+            return "pushed #\(s): " + rs.map { "#\($0.entity.raw) \($0.outcome)" }.joined(separator: "; ")
+        case .pushRejected(let s, let why): return "push #\(s) rejected: \(why)"
+        }
+    }
+
+    public func stableHash(into h: inout StableHasher) {
+        switch self {
+        case .pulled(let s, let ch, let del, let ts):
+            h.byte(1); h.combine(s); h.combine(ch.count)
+            for r in ch { r.stableHash(into: &h) }
+            h.combine(del.count)
+            for d in del { h.combine(d.raw) }
+            h.combine(ts)
+        case .pushed(let s, let rs):
+            h.byte(2); h.combine(s); h.combine(rs.count)
+            for r in rs { r.stableHash(into: &h) }
+        case .pushRejected(let s, let why): h.byte(3); h.combine(s); h.combine(why)
+        }
+    }
+}

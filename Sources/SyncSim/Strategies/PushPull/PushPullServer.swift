@@ -1,0 +1,247 @@
+/// The `pushPull` server: WatermelonDB's recommended backend (docs "Sync backend") with seed
+/// 004's record-level timestamp arbitration and client-id → server-id mapping.
+///
+/// | rule | source |
+/// |---|---|
+/// | a change counter stamps every row change; `pull(since)` returns rows and deleted ids stamped after `since`, and the counter as `timestamp` | WatermelonDB docs "Sync backend" (`lastPulledAt`), semantics §2 |
+/// | a push is refused whole if any pushed row (or its tombstone) changed after the push's `lastPulledAt` | WatermelonDB docs, semantics §4 |
+/// | per row: same row and same `updatedAt` → nothing to do; server `updatedAt` newer → server wins; equal `updatedAt`, different data → conflict; else the **full** pushed row is written | seed 004 §5.1, §5.2 `detectConflict` |
+/// | a forced row ("keep local", force push) skips both checks | seed 004 §3.2, §5.3 |
+/// | a create of an id the server has (by client id) is an update; a delete of a missing id is ignored | WatermelonDB docs, semantics §4 |
+/// | a new row gets a server id; the client id maps to it | seed 004 §6.1 |
+/// | deletes leave a tombstone: no push or back-office update brings the entity back | semantics §1 (tombstones), seed 004 `deletedIds` |
+/// | deleting an entity clears links to it (and re-stamps the linking rows so they are pulled) | `EntityStore` semantics |
+/// | back-office writes apply directly with `updatedAt` = server time; a back-office delete of an id the server has not received yet leaves a tombstone too | seed 004 (server-side writer) |
+///
+/// No idempotency key: a row pushed again after a lost answer is written again if it differs at
+/// all from the server's row, so its writes are applied twice (reported, not hidden).
+public struct PushPullServer: ServerMachine {
+    public typealias Up = PushPullUp
+    public typealias Down = PushPullDown
+
+    struct Meta: Hashable, Sendable {
+        var serverKey: UInt64
+        var clientKey: UInt64?
+        var updatedAt: Int64
+        var version: UInt64
+    }
+
+    public private(set) var data = EntityStore()
+    var meta: [EntityID: Meta] = [:]
+    var tombstones: [EntityID: UInt64] = [:]
+    var byClientKey: [UInt64: EntityID] = [:]
+    var byServerKey: [UInt64: EntityID] = [:]
+    /// The change counter (`lastPulledAt` is one of its values).
+    public private(set) var version: UInt64 = 0
+    public private(set) var txID: UInt64 = 0
+    var nextServerKey: UInt64 = 1
+
+    public init() {}
+
+    public mutating func handle(_ input: ServerInput<PushPullUp>, now: Int64, out: inout ServerOutbox<PushPullDown>) {
+        switch input {
+        case .clientConnected, .clientDisconnected, .timerFired:
+            break
+        case .adminWrite(let w):
+            var next = self
+            if let err = next.applyAdmin(w.ops, now: now) {
+                out(.refused(origin: .admin, writes: [w.id], reason: err))
+                return
+            }
+            self = next
+            txID += 1
+            out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: w.id.raw == UInt32.max ? [] : [w.id], ops: w.ops)))
+        case .received(let c, .pull(let sync, let since)):
+            out(.send(c, pull(sync: sync, since: since)))
+        case .received(let c, .push(let sync, let lastPulledAt, let records)):
+            push(c, sync: sync, lastPulledAt: lastPulledAt, records: records, out: &out)
+        }
+    }
+
+    // MARK: - Pull
+
+    func pull(sync: UInt32, since: UInt64?) -> PushPullDown {
+        var changes: [RemoteRecord] = []
+        var deleted: [EntityID] = []
+        for (e, r) in data.entities {
+            guard let m = meta[e] else { continue }
+            if since.map({ m.version > $0 }) ?? true {
+                changes.append(RemoteRecord(entity: e, serverKey: m.serverKey, record: r, updatedAt: m.updatedAt))
+            }
+        }
+        if let since {
+            for e in tombstones.keys.sorted() where tombstones[e]! > since { deleted.append(e) }
+        }
+        return .pulled(sync: sync, changes: changes, deleted: deleted, timestamp: version)
+    }
+
+    func remote(_ e: EntityID) -> RemoteRecord? {
+        guard let r = data[e], let m = meta[e] else { return nil }
+        return RemoteRecord(entity: e, serverKey: m.serverKey, record: r, updatedAt: m.updatedAt)
+    }
+
+    // MARK: - Push
+
+    mutating func push(_ c: ClientID, sync: UInt32, lastPulledAt: UInt64, records: [PushRecord], out: inout ServerOutbox<PushPullDown>) {
+        let writes = PushPullUp.push(sync: sync, lastPulledAt: lastPulledAt, records: records).carriedWrites
+        // WatermelonDB: refuse the whole push if a row changed after the client's last pull.
+        for p in records where !p.force {
+            let stamp = meta[p.entity]?.version ?? tombstones[p.entity] ?? 0
+            if stamp > lastPulledAt {
+                let why = "entity \(p.entity.raw) changed on the server after lastPulledAt \(lastPulledAt)"
+                out(.refused(origin: .client(c), writes: writes, reason: why))
+                out(.send(c, .pushRejected(sync: sync, reason: why)))
+                return
+            }
+        }
+        var results: [PushResult] = []
+        var appliedWrites: [WriteID] = []
+        var ops: [Op] = []
+        for p in records {
+            let outcome = pushOne(p, ops: &ops, out: &out)
+            if case .applied = outcome { for w in p.writes where !appliedWrites.contains(w) { appliedWrites.append(w) } }
+            results.append(PushResult(entity: p.entity, outcome: outcome))
+        }
+        if !appliedWrites.isEmpty || !ops.isEmpty {
+            txID += 1
+            out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: appliedWrites, ops: ops)))
+        }
+        out(.send(c, .pushed(sync: sync, results: results)))
+    }
+
+    mutating func pushOne(_ p: PushRecord, ops: inout [Op], out: inout ServerOutbox<PushPullDown>) -> PushOutcome {
+        let e = p.entity
+        let ns = p.record.namespace
+        // The id mapping (seed 004 §6.1): server id, else client id, else the logical id.
+        let mapped = p.serverKey.flatMap { byServerKey[$0] } ?? p.clientKey.flatMap { byClientKey[$0] } ?? e
+        if mapped != e {
+            out(.invalidInput("push of entity \(e.raw) names ids of entity \(mapped.raw)"))
+            return .gone
+        }
+        if let err = EntityStore.validate(ns.fields.compactMap { f in p.record[f].map { FieldAssignment(f, $0) } }, ns) {
+            out(.invalidInput("push of entity \(e.raw): \(err)"))
+            return .gone
+        }
+        if tombstones[e] != nil {
+            // Deleting what is deleted is a no-op that keeps the user's intent; anything else
+            // would bring the entity back.
+            return p.status == .deleted ? .applied(serverKey: 0) : .gone
+        }
+        guard let s = data[e], let m = meta[e] else {
+            if p.status == .deleted {
+                // Created and deleted before any push reached us: nothing to write; keep a
+                // tombstone so a late duplicate of the create cannot bring it back.
+                bump()
+                tombstones[e] = version
+                return .applied(serverKey: 0)
+            }
+            let key = nextServerKey
+            nextServerKey += 1
+            bump()
+            let rec = normalized(p.record, self: e)
+            data[e] = rec
+            meta[e] = Meta(serverKey: key, clientKey: p.clientKey, updatedAt: p.updatedAt, version: version)
+            byServerKey[key] = e
+            if let ck = p.clientKey { byClientKey[ck] = e }
+            ops.append(.create(e, ns, assignments(rec)))
+            for l in ns.links { if let t = rec[l] { ops.append(.link(e, l, t)) } }
+            return .applied(serverKey: key)
+        }
+        if s.namespace != ns {
+            out(.invalidInput("push of entity \(e.raw) as a \(ns.singular), but it is a \(s.namespace.singular)"))
+            return .gone
+        }
+        if p.status != .deleted && normalized(p.record, self: e) == s && p.updatedAt == m.updatedAt {
+            return .unchanged(serverKey: m.serverKey)
+        }
+        if !p.force {
+            if m.updatedAt > p.updatedAt { return .serverNewer(remote(e)!) }
+            if m.updatedAt == p.updatedAt { return .conflict(remote(e)!) }
+        }
+        if p.status == .deleted {
+            delete(e)
+            ops.append(.delete(e, ns))
+            return .applied(serverKey: m.serverKey)
+        }
+        let rec = normalized(p.record, self: e)
+        bump()
+        data[e] = rec
+        meta[e]!.updatedAt = p.updatedAt
+        meta[e]!.version = version
+        ops.append(.update(e, ns, assignments(rec)))
+        for l in ns.links where rec[l] != s[l] {
+            if let t = rec[l] { ops.append(.link(e, l, t)) } else if let old = s[l] { ops.append(.unlink(e, l, old)) }
+        }
+        return .applied(serverKey: m.serverKey)
+    }
+
+    // MARK: - Back office
+
+    /// All-or-nothing on a copy (the caller keeps it only on success).
+    mutating func applyAdmin(_ ops: [Op], now: Int64) -> String? {
+        for op in ops {
+            let e = op.entity
+            if tombstones[e] != nil { return "entity \(e.raw) was deleted" }
+            switch op {
+            case .create(_, let ns, let a):
+                if let err = data.apply(.create(e, ns, a)) { return err.description }
+                newMeta(e, now)
+            case .update(_, let ns, let a):
+                let existed = data.contains(e)
+                if let err = data.apply(.update(e, ns, a), mode: .upsert) { return err.description }
+                if existed { touch(e, now) } else { newMeta(e, now) }
+            case .delete:
+                // Deleting an id the server has not received yet still leaves a tombstone: a
+                // later push of its create must not bring it into existence.
+                if data.contains(e) { delete(e) } else { bump(); tombstones[e] = version }
+            case .link, .unlink:
+                if let err = data.apply(op) { return err.description }
+                touch(e, now)
+            }
+        }
+        return nil
+    }
+
+    mutating func newMeta(_ e: EntityID, _ now: Int64) {
+        let key = nextServerKey
+        nextServerKey += 1
+        bump()
+        meta[e] = Meta(serverKey: key, clientKey: nil, updatedAt: now, version: version)
+        byServerKey[key] = e
+    }
+
+    mutating func touch(_ e: EntityID, _ now: Int64) {
+        bump()
+        meta[e]?.updatedAt = now
+        meta[e]?.version = version
+    }
+
+    /// Removes the entity, leaves a tombstone, and re-stamps the rows whose links it cleared.
+    mutating func delete(_ e: EntityID) {
+        var referrers: [EntityID] = []
+        for l in 0..<Schema.linkCount { referrers.append(contentsOf: data.referrers(to: e, via: LinkID(UInt8(l)))) }
+        _ = data.apply(.delete(e, data[e]?.namespace ?? .todos))
+        meta[e] = nil
+        bump()
+        tombstones[e] = version
+        for r in referrers.sorted() where meta[r] != nil {
+            bump()
+            meta[r]!.version = version
+        }
+    }
+
+    mutating func bump() { version += 1 }
+
+    /// Links to entities the server does not have are dropped (the server keeps no dangling ids).
+    func normalized(_ r: EntityRecord, self e: EntityID) -> EntityRecord {
+        var r = r
+        for l in r.namespace.links {
+            if let t = r[l], t == e || data[t]?.namespace != l.to { r[l] = nil }
+        }
+        return r
+    }
+
+    func assignments(_ r: EntityRecord) -> [FieldAssignment] {
+        r.namespace.fields.compactMap { f in r[f].map { FieldAssignment(f, $0) } }
+    }
+}

@@ -1,0 +1,63 @@
+/// `pushPull`: a WatermelonDB-style push/pull engine as designed by seed 004 ("Offline-First
+/// Architecture Design"), on WatermelonDB's sync mechanics (Nozbe/WatermelonDB src/sync/impl/).
+///
+/// | rule | source |
+/// |---|---|
+/// | local rows carry `_status` (synced/created/updated/deleted) and `_changed` (columns really changed locally, tracked for created rows too) | WatermelonDB `RawRecord` `setRawColumnChange`; semantics §1 |
+/// | a local delete leaves a tombstone until the server confirms it | WatermelonDB `markAsDeleted`, `fetchLocal.js`; seed 004 §6.2 (soft delete) |
+/// | new rows get a time-ordered client id (ms + random bits from the seeded stream); the server maps it to a server id; logical `EntityID`s stay the only ids oracles see | seed 004 §6.1, §6.4 |
+/// | every local change stamps the row's `updatedAt` with the client clock (skew included) | seed 004 §6.2 `updatedAt: Date.now()` |
+/// | every write enqueues one `operation_queue` row per entity (pending → sending → success/failed); failed rows are retried by the next sync; refused ones are removed and the user is told | seed 004 §1.3 |
+/// | sync triggers: app open, network regained, periodic (`syncIntervalMs`), 500 ms after a local write, again at once if rows changed during a sync | seed 004 §2.2, §6.2 |
+/// | one sync at a time: **pull** since `lastPulledAt`, apply in one step, **push** the full rows, mark pushed rows synced only if unchanged since pushed | WatermelonDB `synchronize.js`, `markAsSynced.js` (seed 004 §2.1 pushes before pulling: the loop follows WatermelonDB) |
+/// | applying a remote row: a synced row takes it; a locally changed row keeps its changed columns and stays unsynced; a tombstone ignores it; a remote delete destroys the row even with local edits (their writes are reported rejected) | WatermelonDB `applyRemote.js`, `helpers.js` `resolveConflict` |
+/// | the server refuses a whole push if a pushed row changed after `lastPulledAt`; the client retries the whole sync | WatermelonDB docs "Sync backend"; semantics §4 |
+/// | per pushed row: server `updatedAt` newer → server wins (the local row is replaced, its writes reported rejected); pushed newer → the full row is written; equal with different data → conflict prompt | seed 004 §5.1, §5.2 (conflict resolution follows seed 004, not WatermelonDB's per-column merge on the server) |
+/// | conflict answer "keep local" force-pushes the row; "keep server" takes the server's row | seed 004 §5.3 `resolveConflict` |
+/// | force from server: skip push, pull everything, replace the local DB, drop the queue (reported) | seed 004 §3.1 |
+/// | force push: every locally changed row is pushed past the server's checks (after the usual pull) | seed 004 §3.2 (pull-first, as WatermelonDB's loop) |
+/// | failed syncs back off exponentially (1 s … 30 s, jitter) | seed 004 §1.3 "exponential backoff" |
+/// | subscriptions evaluate their query over the local DB and yield on change; `queryOnce` answers from the local DB online and fails with the offline error offline | WatermelonDB `Query.observe`/`fetch`; seed 000 contract for `queryOnce` |
+/// | with persistence off the database is in memory (LokiJS without persistence): a restart loses it | WatermelonDB `LokiJSAdapter` |
+/// | at the queue cap a new write is refused with `queueFull` | seed 004 §1.3 (a bounded queue; cap from the options) |
+///
+/// Where seed 004 and WatermelonDB differ: conflict resolution follows seed 004 (record-level
+/// `updatedAt`, newer wins, equal → the user), the sync loop follows WatermelonDB (pull → push →
+/// mark synced, server refusal on changes after `lastPulledAt`, full rows pushed).
+///
+/// **Contract.** Arbitration: `.clientTimestamp` (record-level `updatedAt` from the client clock).
+/// Promises: convergence, noGhostDeletion, noResurrection (server tombstones),
+/// readYourWrites, queryOnceOfflineFails, cachedSubscriptionOffline, noReconnectWhileOffline,
+/// nestedSubscriptionReyields, queueCapNoSilentDrop, liveness.
+/// Not promised: disjointFieldMerge and lwwConvergence (full rows with one timestamp per row:
+/// a forced or conflict-resolved row overwrites concurrent edits of other columns; back-office
+/// writes bypass timestamps), typingConvergesToLastKeystroke (a row with a newer timestamp from
+/// another column's edit makes the burst's row lose), noDuplicateApplication (no idempotency
+/// key: a row re-pushed after a lost answer is written again with its writes),
+/// noLostAcknowledgedWrite (with persistence off a restart loses the queue).
+public struct PushPullStrategy: SyncStrategy {
+    public typealias Client = PushPullClient
+    public typealias Server = PushPullServer
+
+    public init() {}
+
+    public var info: StrategyInfo {
+        StrategyInfo(
+            name: "pushPull",
+            summary: "WatermelonDB-style pull/push of full rows with record-level client timestamps (seed 004)",
+            contract: [.convergence, .noGhostDeletion, .noResurrection, .readYourWrites, .queryOnceOfflineFails,
+                       .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields,
+                       .queueCapNoSilentDrop, .liveness],
+            arbitration: .clientTimestamp)
+    }
+
+    public var transport: Transport { .datagram }
+
+    public func makeClient(_ context: ClientContext, restoring durable: PushPullClient.Durable?) -> PushPullClient {
+        PushPullClient(context: context, restoring: durable)
+    }
+
+    public func makeServer(_ context: ServerContext) -> PushPullServer {
+        PushPullServer()
+    }
+}

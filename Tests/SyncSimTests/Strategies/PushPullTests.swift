@@ -1,0 +1,221 @@
+import Testing
+@testable import SyncSim
+
+@Suite("PushPull")
+struct PushPullTests {
+    typealias C = PushPullClient
+
+    static func todo(_ title: String, done: Bool) -> EntityRecord {
+        var r = EntityRecord(namespace: .todos)
+        r[.title] = .string(title)
+        r[.done] = .bool(done)
+        return r
+    }
+
+    // MARK: - Transcripts
+
+    @Test func aLocallyChangedColumnSurvivesAPull() {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        let e = EntityID(1)
+        #expect(c.step(.network(.online), now: 0) == [
+            .setTimer(C.periodicTimer, afterMs: 30_000), .cancelTimer(C.retryTimer), .cancelTimer(C.soonTimer),
+            .send(.pull(sync: 1, since: nil)), .setTimer(C.requestTimer(1), afterMs: 6_000),
+        ])
+        let first = RemoteRecord(entity: e, serverKey: 7, record: Self.todo("a", done: false), updatedAt: 0)
+        #expect(c.step(.received(.pulled(sync: 1, changes: [first], deleted: [], timestamp: 1)), now: 20) == [
+            .persist, .cancelTimer(C.requestTimer(1)),
+        ])
+        let w = UserWrite(id: WriteID(0), ops: [.update(e, .todos, [FieldAssignment(.title, .string("mine"))])])
+        #expect(c.step(.user(.write(w)), now: 100) == [.persist, .setTimer(C.soonTimer, afterMs: 500)])
+        #expect(c.step(.timerFired(C.soonTimer), now: 600) == [
+            .cancelTimer(C.retryTimer), .cancelTimer(C.soonTimer),
+            .send(.pull(sync: 2, since: 1)), .setTimer(C.requestTimer(2), afterMs: 6_000),
+        ])
+        // Someone else changed both columns; the pull keeps our `title`, takes their `done`.
+        let theirs = RemoteRecord(entity: e, serverKey: 7, record: Self.todo("theirs", done: true), updatedAt: 50)
+        let merged = Self.todo("mine", done: true)
+        let pushed = PushRecord(entity: e, clientKey: nil, serverKey: 7, status: .updated, record: merged,
+                                updatedAt: 100, writes: [WriteID(0)], force: false)
+        #expect(c.step(.received(.pulled(sync: 2, changes: [theirs], deleted: [], timestamp: 2)), now: 650) == [
+            .persist, .persist,
+            .send(.push(sync: 2, lastPulledAt: 2, records: [pushed])), .setTimer(C.requestTimer(2), afterMs: 6_000),
+        ])
+        #expect(c.records[e]?.record == merged)
+        #expect(c.records[e]?.status == .updated)
+        #expect(c.pendingWrites == [WriteID(0)])
+        // The server wrote the row: the write is confirmed and the row is synced.
+        #expect(c.step(.received(.pushed(sync: 2, results: [PushResult(entity: e, outcome: .applied(serverKey: 7))])), now: 700) == [
+            .event(.writeConfirmed(WriteID(0))), .persist, .cancelTimer(C.requestTimer(2)),
+        ])
+        #expect(c.records[e]?.status == .synced)
+        #expect(c.pendingWrites.isEmpty)
+    }
+
+    @Test func aRemoteDeleteDestroysLocalEditsAndTellsTheUser() {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        let e = EntityID(1)
+        _ = c.step(.network(.online), now: 0)
+        _ = c.step(.received(.pulled(sync: 1, changes: [RemoteRecord(entity: e, serverKey: 1, record: Self.todo("a", done: false), updatedAt: 0)],
+                                     deleted: [], timestamp: 1)), now: 10)
+        _ = c.step(.user(.write(UserWrite(id: WriteID(3), ops: [.update(e, .todos, [FieldAssignment(.done, .bool(true))])]))), now: 20)
+        _ = c.step(.timerFired(C.soonTimer), now: 520)
+        let fx = c.step(.received(.pulled(sync: 2, changes: [], deleted: [e], timestamp: 2)), now: 540)
+        #expect(fx.contains(.event(.writeRejected(WriteID(3), .conflictDiscarded))))
+        #expect(c.records[e] == nil)
+        #expect(c.pendingWrites.isEmpty)
+    }
+
+    @Test func queryOnceOfflineFailsWithTheOfflineError() {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        #expect(c.step(.user(.queryOnce(QueryRequestID(1), Query(.todos)))) ==
+                [.event(.queryOnceFailed(QueryRequestID(1), offline: true, hasStaleResult: true))])
+    }
+
+    @Test func serverRefusesAPushOfARowChangedAfterLastPulledAt() {
+        var s = PushPullStrategy().makeServer(.testing())
+        let e = EntityID(1)
+        _ = s.step(.adminWrite(UserWrite(id: WriteID(UInt32.max), ops: [.create(e, .todos, [FieldAssignment(.title, .string("a"))])])))
+        let stamp = s.version
+        _ = s.step(.adminWrite(UserWrite(id: WriteID(9), ops: [.update(e, .todos, [FieldAssignment(.title, .string("b"))])])), now: 5)
+        let p = PushRecord(entity: e, clientKey: nil, serverKey: 1, status: .updated, record: Self.todo("c", done: false),
+                           updatedAt: 100, writes: [WriteID(1)], force: false)
+        let fx = s.step(.received(from: ClientID(0), .push(sync: 4, lastPulledAt: stamp, records: [p])), now: 10)
+        #expect(fx.contains { if case .send(_, .pushRejected(4, _)) = $0 { return true } else { return false } })
+        #expect(s.data[e]?[.title] == .string("b"))
+    }
+
+    // MARK: - Simulations
+
+    static func options(clients: Int = 2, skew: [Int64] = [], policy: ConflictPolicy = .keepLocal) -> SimulationOptions {
+        var o = SimulationOptions()
+        o.clients = clients
+        o.latencyMinMs = 50
+        o.latencyMaxMs = 50
+        o.clockSkewMs = skew
+        o.conflictPolicy = policy
+        return o
+    }
+
+    static let initialTodo = InitialEntity(entity: EntityID(1), namespace: .todos,
+                                           values: [FieldAssignment(.title, .string("orig")), FieldAssignment(.done, .bool(false))])
+
+    @Test func equalTimestampsPromptTheUser() throws {
+        let e = EntityID(1)
+        let schedule = Schedule(options: Self.options(), initial: [Self.initialTodo], actions: [
+            TimedAction(at: 0, .subscribe(ClientID(0), SubscriptionID(1), Query(.todos))),
+            TimedAction(at: 0, .subscribe(ClientID(1), SubscriptionID(2), Query(.todos))),
+            TimedAction(at: 1_000, .update(ClientID(0), e, [FieldAssignment(.title, .string("A's"))])),
+            TimedAction(at: 1_000, .update(ClientID(1), e, [FieldAssignment(.done, .bool(true))])),
+        ])
+        let result = try Simulator.run(PushPullStrategy(), schedule, seed: 1)
+        let prompts = result.history.told.filter { if case .conflictRaised(_, e) = $0.event { return true } else { return false } }
+        #expect(!prompts.isEmpty)
+        #expect(result.settled)
+        // "keep local" force-pushes the merged row: both edits survive.
+        #expect(result.server[e]?[.title] == .string("A's"))
+        #expect(result.server[e]?[.done] == .bool(true))
+    }
+
+    @Test func forceFromServerDiscardsLocalChanges() throws {
+        let e = EntityID(1)
+        let a = ClientID(0)
+        let schedule = Schedule(options: Self.options(clients: 1), initial: [Self.initialTodo], actions: [
+            TimedAction(at: 0, .subscribe(a, SubscriptionID(1), Query(.todos))),
+            TimedAction(at: 500, .goOffline(a)),
+            TimedAction(at: 600, .update(a, e, [FieldAssignment(.title, .string("local"))])),
+            TimedAction(at: 700, .serverUpdate(e, [FieldAssignment(.done, .bool(true))])),
+            TimedAction(at: 800, .forceSync(a, .keepServer)),
+            TimedAction(at: 900, .goOnline(a)),
+        ])
+        let result = try Simulator.run(PushPullStrategy(), schedule, seed: 1)
+        #expect(result.history.told.contains { $0.event == .writeRejected(WriteID(0), .conflictDiscarded) })
+        #expect(result.server[e]?[.title] == .string("orig"))
+        #expect(result.clients[0].subscriptions[0].result?.record(e)?[.title] == .string("orig"))
+        #expect(result.clients[0].subscriptions[0].result?.record(e)?[.done] == .bool(true))
+        #expect(result.violations.filter { $0.invariant == .convergence || $0.invariant == .noLostAcknowledgedWrite }.isEmpty)
+    }
+
+    @Test func forcePushOverridesTheServer() throws {
+        let e = EntityID(1)
+        let a = ClientID(0)
+        // A's clock is 10 s behind: without force, the server's newer row wins.
+        let schedule = Schedule(options: Self.options(clients: 1, skew: [-10_000]), initial: [Self.initialTodo], actions: [
+            TimedAction(at: 0, .subscribe(a, SubscriptionID(1), Query(.todos))),
+            TimedAction(at: 500, .goOffline(a)),
+            TimedAction(at: 600, .serverUpdate(e, [FieldAssignment(.title, .string("server"))])),
+            TimedAction(at: 700, .update(a, e, [FieldAssignment(.title, .string("local"))])),
+            TimedAction(at: 800, .forceSync(a, .keepLocal)),
+            TimedAction(at: 900, .goOnline(a)),
+        ])
+        let result = try Simulator.run(PushPullStrategy(), schedule, seed: 1)
+        #expect(result.server[e]?[.title] == .string("local"))
+        // w0 is the back-office write; A's is w1.
+        #expect(result.history.applied.contains { $0.tx.origin == .client(a) && $0.tx.writes.contains(WriteID(1)) })
+        #expect(result.settled)
+
+        // The same run without the force: the server wins and the user is told.
+        var plain = schedule
+        plain.actions.remove(at: 4)
+        let lost = try Simulator.run(PushPullStrategy(), plain, seed: 1)
+        #expect(lost.server[e]?[.title] == .string("server"))
+        #expect(lost.history.told.contains { $0.event == .writeRejected(WriteID(1), .conflictDiscarded) })
+    }
+
+    /// A creates offline; its push is applied but the answer is lost (A goes offline while it is
+    /// in flight). The retry pulls the row back, pushes it again unchanged, and the server sees
+    /// the same row and timestamp: no second entity, no second application.
+    @Test func offlineCreateMapsToAServerIDWithoutDuplicatesAfterALostAck() throws {
+        let a = ClientID(0)
+        let e = EntityID(9)
+        let schedule = Schedule(options: Self.options(clients: 1), initial: [Self.initialTodo], actions: [
+            TimedAction(at: 0, .subscribe(a, SubscriptionID(1), Query(.todos))),
+            TimedAction(at: 500, .goOffline(a)),
+            TimedAction(at: 600, .create(a, e, .todos, [FieldAssignment(.title, .string("new"))])),
+            // Online at 1000: pull 1000→1050→1100, push 1100→1150 (applied), answer due at 1200.
+            TimedAction(at: 1_000, .goOnline(a)),
+            TimedAction(at: 1_175, .goOffline(a)),
+            TimedAction(at: 2_000, .goOnline(a)),
+        ])
+        var sim = try Simulator(strategy: PushPullStrategy(), schedule: schedule, seed: 1)
+        let result = sim.run()
+        let carrying = result.history.applied.filter { $0.tx.writes.contains(WriteID(0)) }
+        #expect(carrying.count == 1)
+        #expect(result.history.messagesLost >= 1)
+        #expect(!result.violations.contains { $0.invariant == .noDuplicateApplication })
+        #expect(result.server.ids == [EntityID(1), e])
+        let local = sim.client(a).records[e]
+        #expect(local?.status == .synced)
+        #expect(local?.serverKey != nil)
+        #expect(local?.clientKey != nil)
+        #expect(result.clients[0].pendingWrites.isEmpty)
+    }
+
+    /// The honest duplicate: after the lost answer the user edits the row again, so the retry
+    /// pushes a different full row carrying both writes, and the create is applied a second time.
+    @Test func aLostAckFollowedByAnEditAppliesTheCreateTwice() throws {
+        let a = ClientID(0)
+        let e = EntityID(9)
+        let schedule = Schedule(options: Self.options(clients: 1), initial: [Self.initialTodo], actions: [
+            TimedAction(at: 500, .goOffline(a)),
+            TimedAction(at: 600, .create(a, e, .todos, [FieldAssignment(.title, .string("new"))])),
+            TimedAction(at: 1_000, .goOnline(a)),
+            TimedAction(at: 1_175, .goOffline(a)),
+            TimedAction(at: 1_500, .update(a, e, [FieldAssignment(.done, .bool(true))])),
+            TimedAction(at: 2_000, .goOnline(a)),
+        ])
+        let result = try Simulator.run(PushPullStrategy(), schedule, seed: 1)
+        #expect(result.history.applied.filter { $0.tx.writes.contains(WriteID(0)) }.count == 2)
+        #expect(result.violations.contains { $0.invariant == .noDuplicateApplication })
+        #expect(result.server.count == 2)
+    }
+
+    @Test func contractHoldsOnGeneratedSeeds() throws {
+        let contract = PushPullStrategy().info.contract
+        for seed: UInt64 in 0..<20 {
+            let schedule = WorkloadGenerator().generate(seed: seed)
+            let result = try Simulator.run(PushPullStrategy(), schedule, seed: seed)
+            let broken = result.violations.filter { contract.contains($0.invariant) }
+            #expect(broken.isEmpty, "seed \(seed): \(broken.map(\.description))")
+        }
+    }
+}
