@@ -30,7 +30,7 @@ import Testing
     @Test func onlineWriteIsSentWithATimeoutAndConfirmedInLockstep() {
         var (c, s) = connected()
         let e = c.step(.user(write(0, .create(EntityID(1), .todos, [FieldAssignment(.title, .string("A"))]))))
-        guard case .send(.transact(let eventID, WriteID(0), let steps))? = e.dropFirst().first else {
+        guard let first = e.dropFirst().first, case .send(.transact(let eventID, [WriteID(0)], let steps)) = first else {
             Issue.record("expected a transact, got \(e)"); return
         }
         #expect(e == [.persist, .send(.transact(eventID: eventID, write: WriteID(0), steps: steps)),
@@ -73,7 +73,7 @@ import Testing
         let replay = c.step(.received(.initOk))
         let sent: [String] = replay.compactMap {
             guard case .send(let m) = $0 else { return nil }
-            if case .transact(_, let w, _) = m { return "transact \(w)" }
+            if case .transact(_, let ws, _) = m { return "transact \(ws.map(\.description).joined())" }
             return m.kind
         }
         #expect(sent == ["add-query", "transact w0", "transact w1", "transact w2"])

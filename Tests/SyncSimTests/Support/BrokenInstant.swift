@@ -101,7 +101,7 @@ struct BrokenClient: ClientMachine {
                 }
                 shown[s] = new
                 out(e)
-            case .send(.transact(let id, let w, let steps)) where breaks.contains(.updateAsDeleteCreate):
+            case .send(.transact(let id, let ws, let steps)) where breaks.contains(.updateAsDeleteCreate):
                 var rewritten: [InstantStep] = []
                 for st in steps {
                     if case .update(let en, let ns, let a) = st.op {
@@ -111,7 +111,7 @@ struct BrokenClient: ClientMachine {
                         rewritten.append(st)
                     }
                 }
-                out(.send(.transact(eventID: id, write: w, steps: rewritten)))
+                out(.send(.transact(eventID: id, writes: ws, steps: rewritten)))
             default:
                 out(e)
             }
@@ -128,11 +128,11 @@ struct BrokenServer: ServerMachine {
     var data: EntityStore { inner.data }
 
     mutating func handle(_ input: ServerInput<InstantUp>, now: Int64, out: inout ServerOutbox<InstantDown>) {
-        if lossy, case .received(let c, .transact(let id, let w, let steps)) = input {
+        if lossy, case .received(let c, .transact(let id, let ws, let steps)) = input {
             transacts += 1
             if transacts % 2 == 0 {
-                out(.applied(AppliedTransaction(txID: inner.txID, origin: .client(c), writes: [w], ops: steps.map(\.op))))
-                out(.send(c, .transactOk(eventID: id, write: w, txID: inner.txID)))
+                out(.applied(AppliedTransaction(txID: inner.txID, origin: .client(c), writes: ws, ops: steps.map(\.op))))
+                out(.send(c, .transactOk(eventID: id, writes: ws, txID: inner.txID)))
                 return
             }
         }
