@@ -4,6 +4,7 @@ public enum StrategyRegistry {
     public static let builtIn: [any SyncStrategy] = [
         InstantStrategy(),
         FullEntityStrategy(),
+        ReferenceStrategy(),
     ]
 
     public static var names: [String] { builtIn.map(\.info.name) }
