@@ -219,7 +219,7 @@ public struct ReferenceClient: ClientMachine {
         case .syncReply(let request, let outcomes, let base, let version, let serverClock, let changes):
             guard request >> 32 == incarnation else { return }
             let reqSeq = UInt32(truncatingIfNeeded: request)
-            if !serverClock.isServerOrigin && serverClock.physical != Int64.min {
+            if serverClock.physical != Int64.min {
                 clock.observe(serverClock, now: now)
                 dirty = true
             }

@@ -11,8 +11,10 @@ public struct ReferenceServer: ServerMachine {
     /// Outcome per client write id (looked up, never iterated).
     var outcomes: [WriteID: ReferenceOutcome] = [:]
     var clock = HybridLogicalClock(node: HLCTimestamp.serverNode)
-    /// The highest timestamp any client has shown us (stamps of writes and request clocks).
-    var maxClientStamp = HLCTimestamp.bottom
+    /// The highest timestamp seen or issued: client stamps (of writes and request clocks) and the
+    /// stamps of admin writes. Replies carry it (never the server's wall clock at reply time: the
+    /// server relays the clocks of events, it does not inject its own reading of time).
+    var maxStamp = HLCTimestamp.bottom
     /// Clients that have synced at least once: they get pokes.
     var known: [Bool]
     var heardFromClient = false
@@ -55,13 +57,14 @@ public struct ReferenceServer: ServerMachine {
             }
             let from = base <= version ? base : 0
             out(.send(c, .syncReply(request: request, outcomes: results, base: from, version: version,
-                                    clock: maxClientStamp, changes: table.changes(since: from))))
+                                    clock: maxStamp, changes: table.changes(since: from))))
             if version != before { poke(except: c, out: &out) }
         case .adminWrite(let w):
             // Seed data (before anything happened) predates every clock; later admin writes are
             // stamped by the server's HLC, which follows every client stamp it has seen.
             let seed = now == 0 && !heardFromClient && nextTx == 1
             let stamp = seed ? HLCTimestamp(physical: Int64.min, logical: 1, node: HLCTimestamp.serverNode) : clock.tick(now: now)
+            if stamp > maxStamp { maxStamp = stamp }
             let before = version
             _ = commit(w.ops, stamp: stamp, writes: [w.id], origin: .admin, out: &out)
             if version != before { poke(except: nil, out: &out) }
@@ -72,7 +75,7 @@ public struct ReferenceServer: ServerMachine {
 
     mutating func observeClient(_ s: HLCTimestamp, now: Int64) {
         guard !s.isServerOrigin, s.physical != Int64.min else { return }
-        if s > maxClientStamp { maxClientStamp = s }
+        if s > maxStamp { maxStamp = s }
         clock.observe(s, now: now)
     }
 
