@@ -228,7 +228,7 @@ struct Monitor {
             }
         }
         finishFieldOrder(sim, data: data, rejected: rejected, at: t)
-        finishTyping(h, data: data, rejected: rejected, at: t)
+        finishTyping(h, data: data, rejected: rejected, arbitration: sim.strategy.info.arbitration, at: t)
     }
 
     mutating func finishConvergence<S: SyncStrategy>(_ sim: Simulator<S>, rejected: Set<WriteID>, at t: Int64) {
@@ -298,7 +298,9 @@ struct Monitor {
             guard let tx = lastTxOfWrite[it.write.id] else { continue }
             for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, tx, x.value)) } }
         }
-        let maxSkew = (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0
+        // The fastest clock anywhere: every client's, and the server's own (skew 0), since admin
+        // writes and replies carry the server's time into clients' clocks.
+        let maxSkew = max(0, (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0)
         func skew(_ o: Origin) -> Int64 { if case .client(let c) = o { return sim.options.skew(of: c) } else { return 0 } }
         for (id, rec) in data.entities {
             for f in rec.namespace.fields {
@@ -335,7 +337,7 @@ struct Monitor {
     }
 
     /// A typing burst that nothing else raced ends at its last keystroke.
-    mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, at t: Int64) {
+    mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, arbitration: Arbitration, at t: Int64) {
         var firstTx: [WriteID: Int] = [:], lastTx: [WriteID: Int] = [:]
         for (i, a) in h.applied.enumerated() {
             for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = i }; lastTx[w] = i }
@@ -347,6 +349,7 @@ struct Monitor {
             guard let last = keys.last, case .update(let e, let ns, let a)? = last.write.ops.first, let x = a.first else { continue }
             if rejected.contains(last.write.id) || deleteIntents.contains(e) { continue }
             let start = keys.first!.time
+            let startClock = keys.first!.clientTime
             let burstIDs = Set(keys.map(\.write.id))
             let firstApplied = keys.compactMap { firstTx[$0.write.id] }.min() ?? Int.max
             // Raced: another write to the same field made during or after the burst, or one made
@@ -355,7 +358,10 @@ struct Monitor {
             let raced = h.intents.contains { it in
                 guard !burstIDs.contains(it.write.id),
                       it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }) else { return false }
-                return it.time >= start || (lastTx[it.write.id] ?? -1) > firstApplied
+                if it.time >= start || (lastTx[it.write.id] ?? -1) > firstApplied { return true }
+                // Under timestamp orders, a write stamped at or after the burst began (a clock
+                // running ahead) is concurrent with it and may legitimately win.
+                return arbitration != .serverArrival && it.clientTime >= startClock
             }
             if raced { continue }
             guard let rec = data[e] else { continue }

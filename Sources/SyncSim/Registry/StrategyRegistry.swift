@@ -7,6 +7,7 @@ public enum StrategyRegistry {
         SharedDiffStrategy(),
         ConflictPromptStrategy(),
         PushPullStrategy(),
+        ReferenceStrategy(),
     ]
 
     public static var names: [String] { builtIn.map(\.info.name) }

@@ -1,0 +1,312 @@
+/// The `reference` client: a replica of the server's register table, a durable queue of pending
+/// writes laid over it (the view every subscription reads), and a sync loop that pushes the queue
+/// and pulls changes in one idempotent request, retried on a timer.
+public struct ReferenceClient: ClientMachine {
+    public typealias Up = ReferenceUp
+    public typealias Down = ReferenceDown
+
+    /// A write the server confirmed whose effect the replica does not show yet (it stays laid over
+    /// the replica until the replica reaches `version`, so the user never sees it flicker away).
+    public struct Confirmed: Hashable, Sendable {
+        public var mutation: ReferenceMutation
+        public var version: UInt64
+    }
+
+    /// What survives a restart. The clock and the queue are always stored, whatever the app's
+    /// persistence flag: a queued write was accepted from the user, so losing it would be data
+    /// loss, and a clock that ran backwards could stamp a new edit below an old one. The replica
+    /// (the query cache) is stored only when the app enabled persistence.
+    public struct Durable: Sendable, Hashable {
+        public var clock: HLCTimestamp
+        public var queue: [ReferenceMutation]
+        public var confirmed: [Confirmed]
+        public var replica: ReferenceTable?
+        public var replicaVersion: UInt64
+    }
+
+    struct Subscription: Hashable, Sendable {
+        var id: SubscriptionID
+        var query: Query
+        var shown: QueryResult?
+    }
+
+    struct OnceWait: Hashable, Sendable {
+        var id: QueryRequestID
+        /// The first request sequence number whose reply answers this read (sent after it).
+        var minSeq: UInt32
+        var deadline: Int64
+    }
+
+    static let retryTimer = TimerID(1)
+    static let pollTimer = TimerID(2)
+    /// Resend an unanswered sync after this long (a datagram may be lost).
+    static let retryMs: Int64 = 1_500
+    /// Pull this often while online, in case a poke was lost.
+    static let pollMs: Int64 = 3_000
+    /// A one-shot read online fails (not offline) if no fresh answer came within this long.
+    static let queryOnceTimeoutMs: Int64 = 10_000
+    /// At most this many queued writes per request (always a prefix of the queue, so the server
+    /// sees each client's writes in order).
+    static let batch = 100
+
+    let id: ClientID
+    let persistence: Bool
+    let queueCap: Int
+    let incarnation: UInt64
+
+    var clock: HybridLogicalClock
+    var replica: ReferenceTable
+    var replicaVersion: UInt64
+    /// The replica is a basis to show (from the server in this run, or from the persisted cache).
+    var replicaValid: Bool
+    /// A server reply arrived in this incarnation (yields are no longer "from cache").
+    var fresh = false
+    var queue: [ReferenceMutation]
+    var confirmed: [Confirmed]
+    /// replica + confirmed + queue: what the user sees.
+    var view: ReferenceTable
+    var subs: [Subscription] = []
+    var onceWaiting: [OnceWait] = []
+    var online = false
+    var seq: UInt32 = 0
+    var inFlight: UInt32?
+    var serverVersionHint: UInt64 = 0
+    var pollDue = false
+    var dirty = false
+
+    public init(context: ClientContext, restoring durable: Durable?) {
+        id = context.id
+        persistence = context.persistence
+        queueCap = context.queueCap
+        incarnation = UInt64(max(0, context.incarnation))
+        let node = UInt32(truncatingIfNeeded: max(0, context.id.index))
+        if let d = durable, d.clock.node == node {
+            clock = HybridLogicalClock(restoring: d.clock)
+            queue = d.queue
+            confirmed = d.confirmed
+            if let r = d.replica, context.persistence {
+                replica = r
+                replicaVersion = d.replicaVersion
+                replicaValid = true
+            } else {
+                replica = ReferenceTable()
+                replicaVersion = 0
+                replicaValid = false
+            }
+        } else {
+            clock = HybridLogicalClock(node: node)
+            queue = []
+            confirmed = []
+            replica = ReferenceTable()
+            replicaVersion = 0
+            replicaValid = false
+        }
+        view = replica
+        let (v, valid) = (replicaVersion, replicaValid)
+        confirmed.removeAll { valid && $0.version <= v }
+        rebuildView()
+    }
+
+    public var durableState: Durable {
+        Durable(clock: clock.last, queue: queue, confirmed: confirmed,
+                replica: persistence && replicaValid ? replica : nil,
+                replicaVersion: persistence && replicaValid ? replicaVersion : 0)
+    }
+
+    public func result(of subscription: SubscriptionID) -> QueryResult? {
+        subs.first { $0.id == subscription }?.shown
+    }
+
+    public var pendingWrites: [WriteID] { queue.map(\.id) }
+
+    // MARK: - Inputs
+
+    public mutating func handle(_ input: ClientInput<Down>, now: Int64, out: inout ClientOutbox<Up>) {
+        dirty = false
+        switch input {
+        case .user(let cmd): user(cmd, now: now, out: &out)
+        case .received(let m): received(m, now: now, out: &out)
+        case .timerFired(let t):
+            if t == Self.retryTimer {
+                inFlight = nil
+                expireReads(now: now, out: &out)
+                maybeSync(out: &out)
+            } else if t == Self.pollTimer {
+                pollDue = true
+                expireReads(now: now, out: &out)
+                maybeSync(out: &out)
+                out(.setTimer(Self.pollTimer, afterMs: Self.pollMs))
+            } else {
+                out(.event(.invalidInput("unknown timer \(t)")))
+            }
+        case .network(.online):
+            online = true
+            inFlight = nil
+            out(.setTimer(Self.pollTimer, afterMs: Self.pollMs))
+            maybeSync(out: &out)
+        case .network(.offline):
+            online = false
+            inFlight = nil
+            out(.cancelTimer(Self.retryTimer))
+            let waiting = onceWaiting
+            onceWaiting.removeAll()
+            for w in waiting {
+                out(.event(.queryOnceFailed(w.id, offline: true, hasStaleResult: replicaValid)))
+            }
+        case .connected, .disconnected:
+            // Datagram transport: there is no connection to open or lose.
+            break
+        }
+        if dirty { out(.persist) }
+    }
+
+    mutating func user(_ cmd: UserCommand, now: Int64, out: inout ClientOutbox<Up>) {
+        switch cmd {
+        case .write(let w):
+            if queue.count >= queueCap {
+                out(.event(.writeRejected(w.id, .queueFull)))
+                return
+            }
+            if queue.contains(where: { $0.id == w.id }) || confirmed.contains(where: { $0.mutation.id == w.id }) {
+                out(.event(.invalidInput("write \(w.id) was already made")))
+                return
+            }
+            let stamp = clock.tick(now: now)
+            dirty = true
+            var v = view
+            switch v.apply(w.ops, stamp: stamp, version: 0) {
+            case .success:
+                view = v
+            case .failure(.missing):
+                // Perhaps created elsewhere and not pulled yet: the server decides.
+                break
+            case .failure(let why):
+                out(.event(.writeRejected(w.id, why.rejectReason)))
+                return
+            }
+            queue.append(ReferenceMutation(id: w.id, stamp: stamp, ops: w.ops))
+            yieldChanged(out: &out)
+            maybeSync(out: &out)
+        case .subscribe(let s, let q):
+            subs.removeAll { $0.id == s }
+            let i = subs.firstIndex { $0.id > s } ?? subs.count
+            subs.insert(Subscription(id: s, query: q, shown: nil), at: i)
+            yieldChanged(out: &out)
+            maybeSync(out: &out)
+        case .unsubscribe(let s):
+            subs.removeAll { $0.id == s }
+        case .queryOnce(let r, _):
+            if !online {
+                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: replicaValid)))
+                return
+            }
+            onceWaiting.append(OnceWait(id: r, minSeq: seq &+ 1, deadline: now + Self.queryOnceTimeoutMs))
+            maybeSync(out: &out)
+        case .resolveConflict(let c, _):
+            out(.event(.invalidInput("\(c): this strategy never raises conflicts")))
+        case .forceSync:
+            // Nothing is ever held back by a conflict, so both directions mean "sync now".
+            pollDue = true
+            maybeSync(out: &out)
+        }
+    }
+
+    mutating func received(_ m: Down, now: Int64, out: inout ClientOutbox<Up>) {
+        switch m {
+        case .poke(let v):
+            if v > serverVersionHint { serverVersionHint = v }
+            maybeSync(out: &out)
+        case .syncReply(let request, let outcomes, let base, let version, let serverClock, let changes):
+            guard request >> 32 == incarnation else { return }
+            let reqSeq = UInt32(truncatingIfNeeded: request)
+            if serverClock.physical != Int64.min {
+                clock.observe(serverClock, now: now)
+                dirty = true
+            }
+            if version > serverVersionHint { serverVersionHint = version }
+            var changed = false
+            if base <= replicaVersion && (version > replicaVersion || !replicaValid) && (replicaValid || base == 0) {
+                for c in changes { replica.put(c.id, c.state) }
+                replicaVersion = version
+                replicaValid = true
+                changed = true
+            }
+            fresh = true
+            for o in outcomes {
+                guard let i = queue.firstIndex(where: { $0.id == o.write }) else { continue }
+                let mu = queue.remove(at: i)
+                changed = true
+                switch o.outcome {
+                case .applied(let v):
+                    if v > replicaVersion { confirmed.append(Confirmed(mutation: mu, version: v)) }
+                    out(.event(.writeConfirmed(mu.id)))
+                case .refused(let why):
+                    out(.event(.writeRejected(mu.id, why.rejectReason)))
+                }
+            }
+            let before = confirmed.count
+            confirmed.removeAll { $0.version <= replicaVersion }
+            if confirmed.count != before { changed = true }
+            if changed {
+                dirty = true
+                rebuildView()
+            }
+            // Yields even when nothing changed: a subscription made before the first reply has
+            // not been shown anything yet.
+            yieldChanged(out: &out)
+            let answered = onceWaiting.filter { $0.minSeq <= reqSeq }
+            onceWaiting.removeAll { $0.minSeq <= reqSeq }
+            for w in answered { out(.event(.queryOnceResult(w.id))) }
+            if inFlight == reqSeq {
+                inFlight = nil
+                out(.cancelTimer(Self.retryTimer))
+            }
+            maybeSync(out: &out)
+        }
+    }
+
+    // MARK: - Sync loop
+
+    mutating func maybeSync(out: inout ClientOutbox<Up>) {
+        guard online, inFlight == nil else { return }
+        let needed = !queue.isEmpty || !fresh || serverVersionHint > replicaVersion || pollDue || !onceWaiting.isEmpty
+        guard needed else { return }
+        seq &+= 1
+        inFlight = seq
+        pollDue = false
+        let request = incarnation << 32 | UInt64(seq)
+        out(.send(.sync(request: request, base: replicaValid ? replicaVersion : 0, clock: clock.last,
+                        mutations: Array(queue.prefix(Self.batch)))))
+        out(.setTimer(Self.retryTimer, afterMs: Self.retryMs))
+    }
+
+    mutating func expireReads(now: Int64, out: inout ClientOutbox<Up>) {
+        let expired = onceWaiting.filter { $0.deadline <= now }
+        guard !expired.isEmpty else { return }
+        onceWaiting.removeAll { $0.deadline <= now }
+        for w in expired { out(.event(.queryOnceFailed(w.id, offline: false, hasStaleResult: replicaValid))) }
+    }
+
+    // MARK: - View
+
+    /// The view is the replica with every write the server has not shown us yet laid over it, in
+    /// the order the user made them, by the same LWW rules the server applies.
+    mutating func rebuildView() {
+        var v = replica
+        for c in confirmed { _ = v.apply(c.mutation.ops, stamp: c.mutation.stamp, version: 0) }
+        for m in queue { _ = v.apply(m.ops, stamp: m.stamp, version: 0) }
+        view = v
+    }
+
+    /// Every subscription whose result differs from what it last showed yields the new result.
+    mutating func yieldChanged(out: inout ClientOutbox<Up>) {
+        guard replicaValid else { return }
+        for i in subs.indices {
+            let r = subs[i].query.evaluate(view.store)
+            if subs[i].shown != r {
+                subs[i].shown = r
+                out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
+            }
+        }
+    }
+}
