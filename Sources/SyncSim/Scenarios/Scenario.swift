@@ -180,5 +180,7 @@ extension Scenario {
     }
 
     /// Canonical text: sorted keys, one action per line.
-    public func encoded() throws -> String { try JSONFormat.encode(self) }
+    public func encoded() throws -> String {
+        try JSONFormat.encode(self, leadingKeys: ["format", "title", "description", "strategy", "expect", "origin", "options", "initial", "actions"])
+    }
 }

@@ -4,12 +4,18 @@ import Foundation
 /// `width` columns kept on one line — so a scenario file shows one action per line and diffs
 /// read well. Works on the compact output of `JSONEncoder` (`.sortedKeys`), token by token.
 public enum JSONFormat {
-    public static func encode<T: Encodable>(_ value: T, width: Int = 110) throws -> String {
+    /// - Parameter leadingKeys: top-level keys to put first, in this order (the rest follow sorted).
+    public static func encode<T: Encodable>(_ value: T, width: Int = 110, leadingKeys: [String] = []) throws -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let compact = String(decoding: try e.encode(value), as: UTF8.self)
         var p = Parser(chars: Array(compact.unicodeScalars))
-        let tree = p.parse()
+        var tree = p.parse()
+        if case .object(let fields) = tree, !leadingKeys.isEmpty {
+            // Keys are stored with their quotes.
+            func rank(_ quoted: String) -> Int { leadingKeys.firstIndex(of: String(quoted.dropFirst().dropLast())) ?? leadingKeys.count }
+            tree = .object(fields.enumerated().sorted { (rank($0.element.0), $0.offset) < (rank($1.element.0), $1.offset) }.map(\.element))
+        }
         var out = ""
         write(tree, level: 0, column: 0, width: width, into: &out)
         return out + "\n"
