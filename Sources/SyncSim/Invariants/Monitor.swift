@@ -347,7 +347,9 @@ struct Monitor {
         for b in bursts.keys.sorted() {
             let keys = bursts[b]!
             guard let last = keys.last, case .update(let e, let ns, let a)? = last.write.ops.first, let x = a.first else { continue }
-            if rejected.contains(last.write.id) || deleteIntents.contains(e) { continue }
+            // A last keystroke that never took effect is lost or rejected: noLostAcknowledgedWrite
+            // owns that story; this invariant is about where an applied burst ends.
+            if rejected.contains(last.write.id) || deleteIntents.contains(e) || lastTx[last.write.id] == nil { continue }
             let start = keys.first!.time
             let startClock = keys.first!.clientTime
             let burstIDs = Set(keys.map(\.write.id))
