@@ -1,0 +1,173 @@
+/// The result of a fuzz run: the strategy comparison, coverage, and every shrunk failure.
+/// `report.json` is this value; `report.md`, `report.html` and `junit.xml` render it. Everything
+/// outside `timing` is a pure function of the options and the seeds run, so the same options give
+/// the same report whatever `--jobs`, and shards merge into exactly the unsharded report.
+public struct FuzzReport: Codable, Sendable {
+    public struct Options: Codable, Hashable, Sendable {
+        public var strategies: [String]
+        /// The seeds planned, as a description (`0..<200`, `shard 1/2 of 0..<200`).
+        public var seeds: String
+        public var swarm: Bool
+        public var clients: Int?
+        public var actions: Int
+        public var shrink: Bool
+        public init(strategies: [String], seeds: String, swarm: Bool, clients: Int?, actions: Int, shrink: Bool) {
+            self.strategies = strategies
+            self.seeds = seeds
+            self.swarm = swarm
+            self.clients = clients
+            self.actions = actions
+            self.shrink = shrink
+        }
+    }
+
+    /// Wall-clock facts: the only part that differs between two identical runs.
+    public struct Timing: Codable, Sendable {
+        public var startedAt: String
+        public var wallSeconds: Double
+        public var runsPerSecond: Double
+        public var shrinkSeconds: Double
+        public init(startedAt: String, wallSeconds: Double, runsPerSecond: Double, shrinkSeconds: Double) {
+            self.startedAt = startedAt
+            self.wallSeconds = wallSeconds
+            self.runsPerSecond = runsPerSecond
+            self.shrinkSeconds = shrinkSeconds
+        }
+    }
+
+    public struct Cell: Codable, Hashable, Sendable {
+        public var invariant: String
+        public var claimed: Bool
+        /// Runs that violated it.
+        public var violations: Int
+        public var firstSeed: UInt64?
+        public var shrunkActions: Int?
+        /// The shrunk scenario, relative to the report folder.
+        public var scenario: String?
+    }
+
+    public struct Metrics: Codable, Hashable, Sendable {
+        public var convergeMedianMs: Int64?
+        public var convergeP99Ms: Int64?
+        public var messagesPerWrite: Double
+        public var maxPendingQueue: Int
+        public var writesLost: Int
+        public var staleOverwrites: Int
+        public var unsettledRuns: Int
+        public var events: Int
+    }
+
+    public struct StrategyReport: Codable, Hashable, Sendable {
+        public var name: String
+        public var summary: String
+        public var knownBad: Bool
+        public var arbitration: String
+        public var contract: [String]
+        public var runs: Int
+        public var metContract: Bool
+        /// Claimed invariants that were violated.
+        public var contractViolations: [String]
+        public var cells: [Cell]
+        public var metrics: Metrics
+    }
+
+    public struct Failure: Codable, Sendable {
+        public var strategy: String
+        public var invariant: String
+        public var seed: UInt64
+        /// True when the strategy claims the invariant (a contract violation).
+        public var claimed: Bool
+        public var explanation: String
+        public var originalActions: Int
+        public var shrunkActions: Int?
+        public var scenario: String?
+        public var replay: String
+        /// The story of the shrunk run (or the original, unshrunk), for sequence diagrams.
+        public var trace: [TraceLine]
+        public var clients: Int
+        /// Virtual time of the violation in the shrunk run.
+        public var violationTimeMs: Int64?
+        public var violationClient: Int?
+    }
+
+    public struct Coverage: Codable, Hashable, Sendable {
+        public var runs: Int
+        /// Total actions of each kind across all runs.
+        public var actions: [String: Int]
+        /// Runs in which each action kind occurred.
+        public var runsWithAction: [String: Int]
+        public var runsWithFault: [String: Int]
+        public var runsReaching: [String: Int]
+        /// Action kinds, fault kinds and situations no run reached.
+        public var neverReached: [String]
+    }
+
+    public var format = 1
+    public var tool = "syncsim"
+    public var options: Options
+    /// True when every planned seed ran (false: stopped by the time budget or --stop-on-first).
+    public var complete: Bool
+    public var seedsRun: Int
+    public var strategies: [StrategyReport]
+    public var coverage: Coverage
+    public var failures: [Failure]
+    /// Every run's record, sorted by (strategy order, seed): the raw data `merge` needs.
+    public var runs: [RunRecord]
+    public var timing: Timing
+
+    /// Exit status: every strategy met its contract.
+    public var allContractsMet: Bool { strategies.allSatisfy(\.metContract) }
+}
+
+extension FuzzReport {
+    /// Builds the report from run records and shrunk failures (order-independent: records are
+    /// sorted first).
+    public static func build(options: Options, complete: Bool, records: [RunRecord], failures: [Failure], timing: Timing) -> FuzzReport {
+        let order = Dictionary(uniqueKeysWithValues: options.strategies.enumerated().map { ($1, $0) })
+        let runs = records.sorted { (order[$0.strategy] ?? 99, $0.seed) < (order[$1.strategy] ?? 99, $1.seed) }
+        var strategies: [StrategyReport] = []
+        for name in options.strategies {
+            let mine = runs.filter { $0.strategy == name }
+            let info = StrategyRegistry.named(name)?.info
+            let contract = InvariantID.allCases.filter { info?.contract.contains($0) ?? false }.map(\.rawValue)
+            var cells: [Cell] = []
+            for inv in InvariantID.allCases {
+                let failing = mine.filter { $0.violated.contains(inv.rawValue) }
+                let f = failures.first { $0.strategy == name && $0.invariant == inv.rawValue }
+                cells.append(Cell(invariant: inv.rawValue, claimed: contract.contains(inv.rawValue), violations: failing.count,
+                                  firstSeed: failing.map(\.seed).min(), shrunkActions: f?.shrunkActions, scenario: f?.scenario))
+            }
+            let broken = cells.filter { $0.claimed && $0.violations > 0 }.map(\.invariant)
+            let conv = mine.compactMap(\.convergeMs).sorted()
+            func pct(_ p: Double) -> Int64? { conv.isEmpty ? nil : conv[min(conv.count - 1, Int((Double(conv.count) * p).rounded(.up)) - 1)] }
+            let writes = mine.reduce(0) { $0 + $1.userWrites }
+            let metrics = Metrics(
+                convergeMedianMs: pct(0.5), convergeP99Ms: pct(0.99),
+                messagesPerWrite: writes == 0 ? 0 : (Double(mine.reduce(0) { $0 + $1.messages }) / Double(writes) * 100).rounded() / 100,
+                maxPendingQueue: mine.map(\.maxPending).max() ?? 0,
+                writesLost: mine.reduce(0) { $0 + $1.writesLost },
+                staleOverwrites: mine.reduce(0) { $0 + $1.staleOverwrites },
+                unsettledRuns: mine.filter { !$0.settled }.count,
+                events: mine.reduce(0) { $0 + $1.events })
+            strategies.append(StrategyReport(name: name, summary: info?.summary ?? "", knownBad: info?.knownBad ?? false,
+                                             arbitration: info?.arbitration.rawValue ?? "", contract: contract, runs: mine.count,
+                                             metContract: broken.isEmpty, contractViolations: broken, cells: cells, metrics: metrics))
+        }
+        var actions: [String: Int] = [:], withAction: [String: Int] = [:], withFault: [String: Int] = [:], reaching: [String: Int] = [:]
+        for r in runs {
+            for (k, n) in r.actionKinds { actions[k, default: 0] += n; withAction[k, default: 0] += 1 }
+            for f in r.faults { withFault[f, default: 0] += 1 }
+            for s in r.situations { reaching[s, default: 0] += 1 }
+        }
+        var never: [String] = []
+        for k in ActionKind.allCases where withAction[k.rawValue] == nil { never.append("action: \(k.rawValue)") }
+        for f in FaultKind.allCases where withFault[f.rawValue] == nil { never.append("fault: \(f.rawValue)") }
+        for s in Situation.allCases where reaching[s.rawValue] == nil && s != .unsettled { never.append("situation: \(s.rawValue)") }
+        let coverage = Coverage(runs: runs.count, actions: actions, runsWithAction: withAction, runsWithFault: withFault,
+                                runsReaching: reaching, neverReached: never)
+        let sortedFailures = failures.sorted { (order[$0.strategy] ?? 99, InvariantID(rawValue: $0.invariant)!, $0.seed) < (order[$1.strategy] ?? 99, InvariantID(rawValue: $1.invariant)!, $1.seed) }
+        let seeds = Set(runs.map(\.seed)).count
+        return FuzzReport(options: options, complete: complete, seedsRun: seeds, strategies: strategies, coverage: coverage,
+                          failures: sortedFailures, runs: runs, timing: timing)
+    }
+}
