@@ -7,13 +7,16 @@ public struct FuzzReport: Codable, Sendable {
         public var strategies: [String]
         /// The seeds planned, as a description (`0..<200`, `shard 1/2 of 0..<200`).
         public var seeds: String
+        /// `K/N` when this report covers one shard of `seeds`; nil for the whole range.
+        public var shard: String?
         public var swarm: Bool
         public var clients: Int?
         public var actions: Int
         public var shrink: Bool
-        public init(strategies: [String], seeds: String, swarm: Bool, clients: Int?, actions: Int, shrink: Bool) {
+        public init(strategies: [String], seeds: String, shard: String?, swarm: Bool, clients: Int?, actions: Int, shrink: Bool) {
             self.strategies = strategies
             self.seeds = seeds
+            self.shard = shard
             self.swarm = swarm
             self.clients = clients
             self.actions = actions
@@ -88,6 +91,24 @@ public struct FuzzReport: Codable, Sendable {
         /// Virtual time of the violation in the shrunk run.
         public var violationTimeMs: Int64?
         public var violationClient: Int?
+
+        public init(strategy: String, invariant: String, seed: UInt64, claimed: Bool, explanation: String, originalActions: Int,
+                    shrunkActions: Int?, scenario: String?, replay: String, trace: [TraceLine], clients: Int,
+                    violationTimeMs: Int64?, violationClient: Int?) {
+            self.strategy = strategy
+            self.invariant = invariant
+            self.seed = seed
+            self.claimed = claimed
+            self.explanation = explanation
+            self.originalActions = originalActions
+            self.shrunkActions = shrunkActions
+            self.scenario = scenario
+            self.replay = replay
+            self.trace = trace
+            self.clients = clients
+            self.violationTimeMs = violationTimeMs
+            self.violationClient = violationClient
+        }
     }
 
     public struct Coverage: Codable, Hashable, Sendable {

@@ -1,0 +1,49 @@
+/// `junit.xml`: one test case per (strategy, invariant), in the common JUnit schema shape
+/// (`testsuites` > `testsuite` > `testcase` with `failure` or `skipped`). A violation of a claimed
+/// invariant is a failure carrying the replay command; a violation of an unclaimed one is a
+/// skipped case (expected of a known-bad strategy, reported, not an error).
+public enum JUnitReport {
+    public static func render(_ r: FuzzReport) -> String {
+        var o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        let total = r.strategies.count * InvariantID.allCases.count
+        let failures = r.strategies.reduce(0) { $0 + $1.contractViolations.count }
+        o += "<testsuites name=\"syncsim fuzz\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" time=\"\(r.timing.wallSeconds)\">\n"
+        for s in r.strategies {
+            let skipped = s.cells.filter { !$0.claimed && $0.violations > 0 }.count
+            o += "  <testsuite name=\"\(esc(s.name))\" tests=\"\(s.cells.count)\" failures=\"\(s.contractViolations.count)\" errors=\"0\" skipped=\"\(skipped)\">\n"
+            for c in s.cells {
+                o += "    <testcase classname=\"syncsim.\(esc(s.name))\" name=\"\(esc(c.invariant))\">\n"
+                let f = r.failures.first { $0.strategy == s.name && $0.invariant == c.invariant }
+                if c.violations > 0 {
+                    let detail = "\(c.violations)/\(s.runs) runs violate \(c.invariant); first seed \(c.firstSeed.map(String.init) ?? "?")"
+                    let body = (f.map { "\($0.explanation)\nreplay: \($0.replay)" } ?? detail)
+                    if c.claimed {
+                        o += "      <failure message=\"\(esc(detail))\" type=\"contractViolation\">\(esc(body))</failure>\n"
+                    } else {
+                        o += "      <skipped message=\"not claimed by \(esc(s.name)): \(esc(detail))\"/>\n"
+                    }
+                }
+                o += "    </testcase>\n"
+            }
+            o += "  </testsuite>\n"
+        }
+        o += "</testsuites>\n"
+        return o
+    }
+
+    static func esc(_ s: String) -> String {
+        var o = ""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": o += "&amp;"
+            case "<": o += "&lt;"
+            case ">": o += "&gt;"
+            case "\"": o += "&quot;"
+            case "'": o += "&apos;"
+            default:
+                if ch.value < 0x20 && ch != "\n" && ch != "\t" { o += " " } else { o.unicodeScalars.append(ch) }
+            }
+        }
+        return o
+    }
+}

@@ -1,0 +1,65 @@
+/// `report.md`: the strategy comparison, readable on GitHub.
+public enum MarkdownReport {
+    public static func render(_ r: FuzzReport) -> String {
+        var o = "# SyncSim fuzz report\n\n"
+        o += "Strategies: \(r.options.strategies.joined(separator: ", ")) · seeds \(r.options.seeds)\(r.options.shard.map { " shard \($0)" } ?? "") (\(r.seedsRun) run\(r.complete ? "" : ", **incomplete**")) · "
+        o += "\(r.options.actions) actions · swarm \(r.options.swarm ? "on" : "off")\(r.options.clients.map { " · \($0) clients" } ?? "")\n\n"
+        o += r.allContractsMet ? "**Every strategy met its contract.**\n\n" : "**Contract violated:** \(r.strategies.filter { !$0.metContract }.map(\.name).joined(separator: ", ")).\n\n"
+
+        o += "## Strategy × invariant\n\n"
+        o += "Each cell: runs violating / runs. ◆ = claimed by the strategy's contract; ❌ a claimed invariant violated (contract failure), ⚠️ violated but not claimed (expected of a known-bad strategy), ✅ claimed and held. First failing seed, shrunk length and the scenario link follow.\n\n"
+        o += "| invariant | " + r.strategies.map { "\($0.name)\($0.knownBad ? " (known-bad)" : "")" }.joined(separator: " | ") + " |\n"
+        o += "|---|" + r.strategies.map { _ in "---|" }.joined() + "\n"
+        for inv in InvariantID.allCases {
+            o += "| `\(inv.rawValue)` |"
+            for s in r.strategies {
+                guard let c = s.cells.first(where: { $0.invariant == inv.rawValue }) else { o += " |"; continue }
+                let mark = c.violations > 0 ? (c.claimed ? "❌" : "⚠️") : (c.claimed ? "✅" : "")
+                var cell = " \(mark)\(c.claimed ? "◆" : "") \(c.violations)/\(s.runs)"
+                if let f = c.firstSeed { cell += " · seed \(f)" }
+                if let n = c.shrunkActions {
+                    cell += c.scenario.map { " · [\(n) actions](\($0))" } ?? " · \(n) actions"
+                }
+                o += cell + " |"
+            }
+            o += "\n"
+        }
+        o += "| **met contract** |" + r.strategies.map { " \($0.metContract ? "✅ yes" : "❌ **no**") |" }.joined() + "\n\n"
+
+        o += "## Metrics\n\n"
+        o += "| strategy | arbitration | runs | converge median | converge p99 | messages / write | max pending | writes lost | stale overwrites | unsettled | events |\n"
+        o += "|---|---|---|---|---|---|---|---|---|---|---|\n"
+        for s in r.strategies {
+            let m = s.metrics
+            o += "| \(s.name) | \(s.arbitration) | \(s.runs) | \(m.convergeMedianMs.map { "\($0) ms" } ?? "–") | \(m.convergeP99Ms.map { "\($0) ms" } ?? "–") | \(m.messagesPerWrite) | \(m.maxPendingQueue) | \(m.writesLost) | \(m.staleOverwrites) | \(m.unsettledRuns) | \(m.events) |\n"
+        }
+        o += "\n*Converge*: virtual time from heal to settled. *Writes lost*: accepted writes never applied nor reported rejected. *Stale overwrites*: fields whose final value came from a write made before another applied write to the same field.\n\n"
+
+        o += "## Schedule coverage\n\n"
+        let c = r.coverage
+        o += "\(c.runs) runs.\n\n| action | total | runs |\n|---|---|---|\n"
+        for k in ActionKind.allCases { o += "| \(k.rawValue) | \(c.actions[k.rawValue] ?? 0) | \(c.runsWithAction[k.rawValue] ?? 0) |\n" }
+        o += "\n| fault | runs |\n|---|---|\n"
+        for f in FaultKind.allCases { o += "| \(f.rawValue) | \(c.runsWithFault[f.rawValue] ?? 0) |\n" }
+        o += "\n| situation | runs reaching it |\n|---|---|\n"
+        for s in Situation.allCases { o += "| \(s.rawValue) | \(c.runsReaching[s.rawValue] ?? 0) |\n" }
+        o += c.neverReached.isEmpty ? "\nEvery action kind, fault and situation was reached.\n" : "\n**Never reached:** \(c.neverReached.joined(separator: "; ")).\n"
+
+        if !r.failures.isEmpty {
+            o += "\n## Failures (shrunk)\n\n"
+            for f in r.failures {
+                o += "### \(f.strategy) · `\(f.invariant)` · seed \(f.seed)\(f.claimed ? " · **contract violation**" : "")\n\n"
+                o += "\(f.explanation)\n\n"
+                if let n = f.shrunkActions { o += "Shrunk from \(f.originalActions) to \(n) actions" + (f.scenario.map { ": [\($0)](\($0))" } ?? "") + ".\n\n" }
+                o += "```sh\n\(f.replay)\n```\n\n"
+            }
+        }
+        o += "\n---\nTiming (not part of the reproducible report): started \(r.timing.startedAt), \(String(format1(r.timing.wallSeconds))) s wall, \(String(format1(r.timing.runsPerSecond))) runs/s, \(String(format1(r.timing.shrinkSeconds))) s shrinking.\n"
+        return o
+    }
+
+    static func format1(_ x: Double) -> String {
+        let v = (x * 10).rounded() / 10
+        return String(v)
+    }
+}
