@@ -105,8 +105,8 @@ struct FuzzCommand: Command {
         // Jobs in seed-major order, so a budget cuts every strategy at about the same seed.
         let plan = seeds.flatMap { seed in strategies.indices.map { (seed, $0) } }
         let progress = Progress(total: plan.count, quiet: quiet)
-        var schedules: [UInt64: Schedule] = [:]
-        for s in seeds { schedules[s] = gen.generate(seed: s) }
+        // Schedules are generated inside the jobs (cheap next to a run), so a huge seed range
+        // costs nothing up front and a time budget is honoured from the first second.
 
         let lock = NSLock()
         var stop = false
@@ -115,8 +115,9 @@ struct FuzzCommand: Command {
             if halt { return nil }
             let (seed, si) = plan[i]
             let s = strategies[si]
-            guard let r = try? simulate(s, schedules[seed]!, seed: seed) else { return nil }
-            let rec = RunRecord(r, schedule: schedules[seed]!)
+            let schedule = gen.generate(seed: seed)
+            guard let r = try? simulate(s, schedule, seed: seed) else { return nil }
+            let rec = RunRecord(r, schedule: schedule)
             let contractBroken = r.violations.contains { s.info.contract.contains($0.invariant) }
             lock.lock()
             if stopOnFirst && contractBroken { stop = true }
@@ -140,7 +141,7 @@ struct FuzzCommand: Command {
         let ts = wallSeconds()
         let failures: [FuzzReport.Failure] = parallelMap(cells.count, jobs: jobs) { i in
             let (si, inv, seed) = cells[i]
-            return makeFailure(strategies[si], inv, seed: seed, schedule: schedules[seed]!, shrink: !noShrink,
+            return makeFailure(strategies[si], inv, seed: seed, schedule: gen.generate(seed: seed), shrink: !noShrink,
                                deadline: deadline, reportDir: reportDir, clients: clients, actions: actions, swarm: !noSwarm)
         }
         let shrinkSeconds = wallSeconds() - ts
