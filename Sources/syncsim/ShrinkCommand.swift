@@ -22,12 +22,27 @@ struct ShrinkCommand: Command {
 
     EXIT CODES: 0 shrunk and written, 1 the seed does not fail (nothing to shrink), 2 bad usage.
 
-    EXAMPLE:
+    SWEEP MODE: --seeds A..B instead of --seed shrinks every failure found in that range (each
+    violated invariant of each failing seed), writes nothing, and prints the distribution of
+    actions before and after and of shrink time, per invariant, with --jobs N in parallel.
+
+    EXAMPLES:
       syncsim shrink --strategy sharedDiff --seed 0 --invariant noGhostDeletion
+      syncsim shrink --strategy fullEntity --seeds 0..200
     """
 
     static func run(_ args: inout Arguments) throws -> Int32 {
         let strategy = try args.strategy()
+        if let range = try args.value("--seeds") {
+            let jobs = try args.int("--jobs", in: 1...256) ?? defaultJobs
+            let clients = try args.int("--clients", in: 1...26)
+            let actions = try args.int("--actions", in: 1...100_000)
+            let noSwarm = args.flag("--no-swarm")
+            try args.finish()
+            guard let strategy else { throw UsageError("--strategy is required; valid values: \(StrategyRegistry.names.joined(separator: ", "))") }
+            return try sweep(strategy, FuzzCommand.parseRange(range), jobs: jobs,
+                             config: .init(clients: clients, actions: actions ?? 60, swarm: !noSwarm))
+        }
         let seed = try args.seed("--seed")
         let invName = try args.value("--invariant")
         let out = try args.value("--out")
@@ -79,6 +94,50 @@ struct ShrinkCommand: Command {
         print("wrote \(path)")
         print("replay:  swift run syncsim replay \(path)")
         return ExitCode.ok
+    }
+}
+
+extension ShrinkCommand {
+    static func sweep(_ strategy: any SyncStrategy, _ range: Range<UInt64>, jobs: Int, config: WorkloadGenerator.Config) throws -> Int32 {
+        let gen = WorkloadGenerator(config)
+        let seeds = Array(range)
+        let firsts: [[InvariantID]] = parallelMap(seeds.count, jobs: jobs) { i in
+            (try? simulate(strategy, gen.generate(seed: seeds[i]), seed: seeds[i]))?.violatedInvariants ?? []
+        }
+        var work: [(UInt64, InvariantID)] = []
+        for (i, invs) in firsts.enumerated() { for inv in invs { work.append((seeds[i], inv)) } }
+        struct Row { var inv: InvariantID; var seed: UInt64; var before: Int; var after: Int; var seconds: Double; var kept: Bool }
+        let rows: [Row] = parallelMap(work.count, jobs: jobs) { i in
+            let (seed, inv) = work[i]
+            let s = gen.generate(seed: seed)
+            let t0 = wallSeconds()
+            let out = shrinkFailure(strategy, s, seed: seed, invariant: inv)
+            let dt = wallSeconds() - t0
+            // The shrunk schedule must replay to the same invariant.
+            let kept = out.map { o in (try? simulate(strategy, o.schedule, seed: seed))?.violations.contains { $0.invariant == inv } ?? false } ?? false
+            return Row(inv: inv, seed: seed, before: s.actions.count, after: out?.schedule.actions.count ?? -1, seconds: dt, kept: kept)
+        }
+        func med<T: Comparable>(_ x: [T]) -> T { x.sorted()[x.count / 2] }
+        print("\(strategy.info.name): \(rows.count) failures in seeds \(range.lowerBound)..<\(range.upperBound) (\(Set(rows.map(\.seed)).count) failing seeds)")
+        print("invariant                        n   actions before med/max   after med/max   seconds med/max")
+        for inv in InvariantID.allCases {
+            let r = rows.filter { $0.inv == inv }
+            guard !r.isEmpty else { continue }
+            print(String(format: "%-30@ %4d   %6d / %-6d          %3d / %-3d       %.3f / %.3f", inv.rawValue as NSString, r.count,
+                         med(r.map(\.before)), r.map(\.before).max()!, med(r.map(\.after)), r.map(\.after).max()!,
+                         med(r.map(\.seconds)), r.map(\.seconds).max()!))
+        }
+        let all = rows
+        if !all.isEmpty {
+            print(String(format: "all                            %4d   %6d / %-6d          %3d / %-3d       %.3f / %.3f", all.count,
+                         med(all.map(\.before)), all.map(\.before).max()!, med(all.map(\.after)), all.map(\.after).max()!,
+                         med(all.map(\.seconds)), all.map(\.seconds).max()!))
+        }
+        let big = rows.filter { $0.after > 10 }, slow = rows.filter { $0.seconds > 2 }, lost = rows.filter { !$0.kept }
+        print("over 10 actions: \(big.count)\(big.prefix(5).map { " [seed \($0.seed) \($0.inv) → \($0.after)]" }.joined())")
+        print("over 2 s: \(slow.count)\(slow.prefix(5).map { " [seed \($0.seed) \($0.inv) \(String(format: "%.2f", $0.seconds)) s]" }.joined())")
+        print("shrunk schedule no longer violating the same invariant: \(lost.count)")
+        return big.isEmpty && slow.isEmpty && lost.isEmpty ? ExitCode.ok : ExitCode.violation
     }
 }
 
