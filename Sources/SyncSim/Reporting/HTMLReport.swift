@@ -192,8 +192,7 @@ private struct Page {
             add("</div>")
             add("<details><summary>Trace text (\(w.count) lines)</summary><pre class=\"trace\">")
             for l in f.trace[w] {
-                let who = l.client.map { ClientID($0).description } ?? "server"
-                add("<span class=\"t-\(l.kind.rawValue)\">\(pad(String(l.time), 8)) \(pad(who, 6)) \(htmlEscape(l.text))</span>")
+                add("<span class=\"t-\(l.kind.rawValue)\">\(pad(String(l.time), 8))  \(htmlEscape(l.text))</span>")
             }
             add("</pre></details>")
         }
@@ -263,7 +262,7 @@ section.failure.claimed{border-left-color:#d32f2f}
 .explain{font-size:14px;margin:4px 0}
 pre.cmd{background:#1f2933;color:#e6edf3;padding:8px 12px;border-radius:5px;overflow-x:auto;font-size:12px}
 .note{font-size:12px;color:#8a5300}
-.diagram{border:1px solid #e3e7ec;border-radius:4px;max-height:1400px;overflow:auto;background:#fff}
+.diagram{border:1px solid #e3e7ec;border-radius:4px;overflow-x:auto;background:#fff}
 pre.trace{font-size:11px;max-height:480px;overflow:auto;background:#f7f8fa;padding:8px}
 .t-violation{color:#b71c1c;font-weight:700}.t-action{color:#0d3c78}.t-lose{color:#888}
 """

@@ -157,8 +157,7 @@ private struct Layout {
             let x = laneX(client: c)
             func band(_ from: Double, _ to: Double, _ fill: String, _ label: String) -> String {
                 let hgt = max(4, to - from)
-                return "<g><title>\(htmlEscape(laneName(c))) \(label)</title><rect x=\"\(svgNum(x - 11))\" y=\"\(svgNum(from))\" width=\"22\" height=\"\(svgNum(hgt))\" rx=\"3\" fill=\"\(fill)\" stroke=\"\(fill == SVGPalette.offline ? "#9a9a9a" : "#e0a040")\" stroke-width=\"0.8\"/>"
-                    + "<text x=\"\(svgNum(x - 14))\" y=\"\(svgNum(from + 10))\" text-anchor=\"end\" font-size=\"9\" fill=\"#777\">\(label)</text></g>\n"
+                return "<g><title>\(htmlEscape(laneName(c))) \(label)</title><rect x=\"\(svgNum(x - 11))\" y=\"\(svgNum(from))\" width=\"22\" height=\"\(svgNum(hgt))\" rx=\"3\" fill=\"\(fill)\" stroke=\"\(fill == SVGPalette.offline ? "#9a9a9a" : "#e0a040")\" stroke-width=\"0.8\"/></g>\n"
             }
             for (i, l) in lines.enumerated() where l.client == c && l.kind == .network {
                 switch l.label {
@@ -185,7 +184,8 @@ private struct Layout {
             let server = c == nil
             s += "<line x1=\"\(svgNum(x))\" y1=\"\(svgNum(top))\" x2=\"\(svgNum(x))\" y2=\"\(svgNum(endY))\" stroke=\"\(server ? "#444" : "#888")\" stroke-width=\"\(server ? 2 : 1.2)\"/>\n"
             s += "<rect x=\"\(svgNum(x - 44))\" y=\"12\" width=\"88\" height=\"26\" rx=\"5\" fill=\"\(server ? "#37474f" : "#e8eef7")\" stroke=\"#37474f\"/>"
-            s += "<text x=\"\(svgNum(x))\" y=\"30\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"\(server ? "#fff" : "#1b2a3a")\">\(server ? "server" : "client " + laneName(c))</text>\n"
+            s += "<text x=\"\(svgNum(x))\" y=\"30\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"\(server ? "#fff" : "#1b2a3a")\">\(server ? "server" : "client " + laneName(c))</text>"
+            s += "<text x=\"\(svgNum(x))\" y=\"\(svgNum(endY + 16))\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\" fill=\"#888\">\(server ? "server" : laneName(c))</text>\n"
         }
         return s
     }
@@ -289,7 +289,7 @@ private struct Layout {
             case .network where l.label == "restart":
                 let x = laneX(client: l.client)
                 s += "<g><title>\(htmlEscape(l.text))</title><rect x=\"\(svgNum(x - 16))\" y=\"\(svgNum(y - 3))\" width=\"32\" height=\"6\" fill=\"#6a1b9a\"/>"
-                s += label("⟲ restart", x, y, "#6a1b9a", bold: true) + "</g>\n"
+                s += label("⟲ restart", x + 10, y, "#6a1b9a", bold: true) + "</g>\n"
             case .violation:
                 let x = laneX(client: l.client)
                 s += "<g><title>\(htmlEscape(l.text))</title><circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"6\" fill=\"\(SVGPalette.violation)\"/>"
@@ -298,15 +298,16 @@ private struct Layout {
                 let x = laneX(client: l.client)
                 let (fill, stroke, r) = style(l)
                 s += "<g><title>\(htmlEscape(l.text))</title><circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"\(svgNum(r))\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"1.2\"/>"
-                s += label(l.kind == .action ? short(action(l)) : short(l.label), x, y, textColor(l), bold: l.kind == .action) + "</g>\n"
+                s += label(short(mark(l)), x, y, textColor(l), bold: l.kind == .action) + "</g>\n"
             }
         }
         return s
     }
 
-    /// User actions carry the label "user"; their text says what the user did.
-    func action(_ l: TraceLine) -> String {
-        guard l.label == "user" else { return l.label }
+    /// The text beside a dot. User actions ("user") and what the user was told ("told") carry
+    /// generic labels; their text, without the client's name, says more.
+    func mark(_ l: TraceLine) -> String {
+        guard (l.kind == .action && l.label == "user") || (l.kind == .event && l.label == "told") else { return l.label }
         var t = Substring(l.text)
         let prefix = laneName(l.client) + " "
         if t.hasPrefix(prefix) { t = t.dropFirst(prefix.count) }
@@ -344,7 +345,7 @@ private struct Layout {
 
     var halo: String { "paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\" stroke-linejoin=\"round\"" }
 
-    func short(_ s: String, _ n: Int = 26) -> String {
+    func short(_ s: String, _ n: Int = 28) -> String {
         s.count <= n ? s : String(s.prefix(n - 1)) + "…"
     }
 
