@@ -8,6 +8,7 @@ enum ReportWriter {
         e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         try writeAtomically(String(decoding: try e.encode(r), as: UTF8.self) + "\n", to: "\(dir)/report.json")
         try writeAtomically(MarkdownReport.render(r), to: "\(dir)/report.md")
+        try writeAtomically(HTMLReport.render(r), to: "\(dir)/report.html")
         try writeAtomically(JUnitReport.render(r), to: "\(dir)/junit.xml")
     }
 

@@ -77,6 +77,7 @@ public struct Shrinker {
     var passes: [(String, Pass)] {
         [
             ("remove actions", { $0.ddminActions($1) }),
+            ("remove pairs of actions", { $0.removePairs($1) }),
             ("remove initial data", { $0.ddminInitial($1) }),
             ("shorten typing", { $0.shortenTyping($1) }),
             ("drop clients", { $0.dropClients($1) }),
@@ -125,6 +126,28 @@ public struct Shrinker {
         var out = s
         out.actions = kept
         return out
+    }
+
+    /// ddmin is 1-minimal: no single action can go. Two that only make sense together (going
+    /// offline and back online; a subscribe and its unsubscribe) can still go as a pair. Tried on
+    /// small schedules only (quadratic).
+    mutating func removePairs(_ s: Schedule) -> Schedule {
+        guard s.actions.count <= 24 else { return s }
+        var best = s
+        var i = 0
+        while i < best.actions.count {
+            var removed = false
+            var j = i + 1
+            while j < best.actions.count {
+                var c = best
+                c.actions.remove(at: j)
+                c.actions.remove(at: i)
+                if fails(c) { best = c; removed = true; break }
+                j += 1
+            }
+            if !removed { i += 1 }
+        }
+        return best
     }
 
     mutating func ddminInitial(_ s: Schedule) -> Schedule {
