@@ -87,6 +87,70 @@ import Testing
         #expect(c.result(of: Self.sub1)?.record(Self.todo1)?[FieldID.title] == .string("server"))
     }
 
+    /// Seed 799: a 409 for one copy of a (coalesced) request puts a prompt before the user, then
+    /// the server's final answer for another copy arrives ("refused: entity was deleted", which
+    /// the server remembers under the key). The final answer decides the row for every write it
+    /// carries, closes the prompt and the queue moves on; the user's late answer is moot.
+    /// Before the fix the prompt stayed open for a row no longer queued: the queue never moved
+    /// again and the late "keep local" was reported as invalid input.
+    @Test func refusalWhilePromptedClosesThePromptAndTheQueueMovesOn() {
+        var c = Self.subscribedClient()
+        let yield: Effect = .event(.subscriptionYielded(Self.sub1, fromCache: false))
+        // Offline: two updates of todo#1 coalesce into one row (snapshot @1).
+        _ = c.step(.network(.offline))
+        _ = c.step(.user(.write(Self.setTitle(1, "a"))))
+        _ = c.step(.user(.write(Self.setTitle(2, "ab"))))
+        #expect(c.queue.count == 1)
+        #expect(c.step(.network(.online)).contains(.send(.write(Self.request([1, 2], "ab", expect: 1)))))
+        // A 409 for one copy: the user is asked, the queue pauses.
+        let conflict = ConflictID(1)
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .conflict(Self.todo1, serverVersion: 5)))) == [
+            .cancelTimer(TimerID(3)), .persist, .event(.conflictRaised(conflict, Self.todo1)),
+        ])
+        // A write while prompted is queued behind (the head was sent), not sent.
+        #expect(c.step(.user(.write(Self.setTitle(3, "c")))) == [.persist, yield])
+        // The final answer for another copy: every write of the row is told, the prompt closes
+        // and the next row is sent at once.
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .refused("entity 1 was deleted")))) == [
+            .event(.writeRejected(WriteID(1), .serverError("entity 1 was deleted"))),
+            .event(.writeRejected(WriteID(2), .serverError("entity 1 was deleted"))),
+            .persist,
+            .persist, .send(.write(Self.request([3], "c", expect: 1))), .setTimer(TimerID(4), afterMs: 2_000),
+        ])
+        #expect(c.openConflict == nil)
+        #expect(c.pendingWrites == [WriteID(3)])
+        // The user's late answer to the closed prompt changes nothing (no force, no rejection).
+        #expect(c.step(.user(.resolveConflict(conflict, .keepLocal))) == [])
+        #expect(c.queue.first?.force == false)
+        // Duplicates of either answer for the settled row are ignored.
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .conflict(Self.todo1, serverVersion: 5)))) == [])
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .refused("entity 1 was deleted")))) == [])
+        // The queue drains.
+        let drained = c.step(.received(.writeResult(key: WriteID(3), .refused("entity 1 was deleted"))))
+        #expect(drained.contains(.event(.writeRejected(WriteID(3), .serverError("entity 1 was deleted")))))
+        #expect(c.pendingWrites.isEmpty)
+    }
+
+    /// The same race ending in "applied" (a delete whose entity another client deleted meanwhile:
+    /// the 409 copy arrived before the tombstone, the applied copy after it). The write is
+    /// confirmed; the late "keep server" must not tell the user it was discarded.
+    @Test func appliedWhilePromptedConfirmsAndIgnoresTheLateAnswer() {
+        var c = Self.subscribedClient()
+        let del = UserWrite(id: WriteID(1), ops: [.delete(Self.todo1, .todos)])
+        #expect(c.step(.user(.write(del))).contains(.send(.write(CPWriteRequest(
+            key: WriteID(1), writes: [WriteID(1)], ops: del.ops, expect: [CPExpectation(Self.todo1, 1)], force: false)))))
+        let conflict = ConflictID(1)
+        #expect(c.step(.received(.writeResult(key: WriteID(1), .conflict(Self.todo1, serverVersion: 5))))
+                .contains(.event(.conflictRaised(conflict, Self.todo1))))
+        let ok = c.step(.received(.writeResult(key: WriteID(1), .applied(txID: 7, changes: []))))
+        #expect(ok.contains(.event(.writeConfirmed(WriteID(1)))))
+        #expect(c.openConflict == nil)
+        #expect(c.pendingWrites.isEmpty)
+        #expect(c.step(.user(.resolveConflict(conflict, .keepServer))) == [])
+        // The queue is not paused: a new write is sent at once.
+        #expect(c.step(.user(.write(Self.setTitle(2, "x")))).contains { if case .send(.write) = $0 { return true } else { return false } })
+    }
+
     @Test func consecutiveUpdatesCoalesceAndTheCapBlocksWithAVisibleError() {
         // Offline (never told online): nothing is sent; cap of two rows.
         var c = ConflictPromptClient(context: .testing(queueCap: 2), restoring: nil)

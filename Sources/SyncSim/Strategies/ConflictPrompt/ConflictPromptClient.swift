@@ -87,6 +87,9 @@ public struct ConflictPromptClient: ClientMachine {
     var inFlight = false
     var failures = 0
     public private(set) var openConflict: (id: ConflictID, key: WriteID)?
+    /// Prompts closed because the server's final answer (applied or refused) for their row
+    /// arrived while they were open: the user's answer, when it comes, is moot and ignored.
+    var closedPrompts: [ConflictID] = []
     var views: [View] = []
     var once: [(QueryRequestID, Query)] = []
     var awaitingFetch = false
@@ -333,6 +336,7 @@ public struct ConflictPromptClient: ClientMachine {
         switch outcome {
         case .applied(let tx, let changes):
             answered(out: &out)
+            closePrompt(for: key)
             queue.removeFirst()
             confirmed.append(Confirmed(txID: tx, ops: head.ops))
             for ch in changes {
@@ -356,6 +360,7 @@ public struct ConflictPromptClient: ClientMachine {
             settled(out: &out)
         case .refused(let why):
             answered(out: &out)
+            closePrompt(for: key)
             queue.removeFirst()
             for w in head.writes { out(.event(.writeRejected(w, .serverError(why)))) }
             settled(out: &out)
@@ -373,6 +378,16 @@ public struct ConflictPromptClient: ClientMachine {
         }
     }
 
+    /// A final answer (applied or refused) decides the row even if a 409 for another copy of the
+    /// same request arrived first and put a prompt before the user: the server remembers final
+    /// answers under the key, so every later copy (forced or not) gets the same one. The prompt
+    /// is closed so the queue can move on.
+    mutating func closePrompt(for key: WriteID) {
+        guard let open = openConflict, open.key == key else { return }
+        openConflict = nil
+        closedPrompts.append(open.id)
+    }
+
     /// After a row leaves the queue: store, redraw, replay the next; an empty queue refreshes
     /// the lists (seed 003: "process queue in order -> refresh lists").
     mutating func settled(out: inout ClientOutbox<ConflictPromptUp>) {
@@ -383,6 +398,11 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     mutating func resolve(_ c: ConflictID, _ choice: ConflictChoice, out: inout ClientOutbox<ConflictPromptUp>) {
+        if let i = closedPrompts.firstIndex(of: c) {
+            // The row was decided by the server while the prompt was open: nothing to do.
+            closedPrompts.remove(at: i)
+            return
+        }
         guard let open = openConflict, open.id == c, let head = queue.first, head.key == open.key else {
             out(.event(.invalidInput("no open conflict \(c)")))
             return
