@@ -27,7 +27,7 @@ import Testing
             }
         }
         return FuzzReport.build(
-            options: .init(strategies: strategies, seeds: "0..<5", swarm: true, clients: nil, actions: 60, shrink: false),
+            options: .init(strategies: strategies, seeds: "0..<5", shard: nil, swarm: true, clients: nil, actions: 60, shrink: false),
             complete: true, records: records, failures: failures,
             timing: .init(startedAt: "2025-01-01T00:00:00Z", wallSeconds: 1.25, runsPerSecond: 6.4, shrinkSeconds: 0))
     }()
