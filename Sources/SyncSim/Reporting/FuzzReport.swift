@@ -183,7 +183,7 @@ extension FuzzReport {
         var never: [String] = []
         for k in ActionKind.allCases where withAction[k.rawValue] == nil { never.append("action: \(k.rawValue)") }
         for f in FaultKind.allCases where withFault[f.rawValue] == nil { never.append("fault: \(f.rawValue)") }
-        for s in Situation.allCases where reaching[s.rawValue] == nil && s != .unsettled { never.append("situation: \(s.rawValue)") }
+        for s in Situation.allCases where reaching[s.rawValue] == nil && !s.isSymptom { never.append("situation: \(s.rawValue)") }
         let coverage = Coverage(runs: runs.count, actions: actions, runsWithAction: withAction, runsWithFault: withFault,
                                 runsReaching: reaching, neverReached: never)
         let sortedFailures = failures.sorted { (order[$0.strategy] ?? 99, InvariantID(rawValue: $0.invariant)!, $0.seed) < (order[$1.strategy] ?? 99, InvariantID(rawValue: $1.invariant)!, $1.seed) }

@@ -47,6 +47,11 @@ public enum Situation: String, CaseIterable, Sendable {
     case unsettled = "a run that did not settle"
 }
 
+extension Situation {
+    /// Symptoms of a bug rather than situations a workload should reach: not coverage targets.
+    public var isSymptom: Bool { self == .unsettled || self == .connectWhileOffline }
+}
+
 public enum FaultKind: String, CaseIterable, Sendable {
     case drop, duplicate, delay, clockSkew, offline, unreachable, restart
 }

@@ -243,7 +243,13 @@ public struct WorkloadGenerator: Sendable {
                 add(r.below(4) == 0 ? .unlink(client(&r), p, .author, a) : .link(client(&r), p, .author, a))
             case .serverWrite:
                 guard let (e, ns) = pickEntity(&r) else { return }
-                if r.below(6) == 0 {
+                if r.below(5) == 0 {
+                    // The back office creates an entity clients have never seen.
+                    let ns2 = NamespaceID.all[r.index(3)]
+                    let id = newID()
+                    add(.serverCreate(id, ns2, ns2.fields.map { FieldAssignment($0, value($0, &r)) }))
+                    entities.append((id, ns2))
+                } else if r.below(6) == 0 {
                     add(.serverDelete(e))
                 } else {
                     let f = ns.fields[r.index(ns.fields.count)]
