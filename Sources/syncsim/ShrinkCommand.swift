@@ -119,13 +119,14 @@ extension ShrinkCommand {
         }
         func med<T: Comparable>(_ x: [T]) -> T { x.sorted()[x.count / 2] }
         print("\(strategy.info.name): \(rows.count) failures in seeds \(range.lowerBound)..<\(range.upperBound) (\(Set(rows.map(\.seed)).count) failing seeds)")
-        print("invariant                        n   actions before med/max   after med/max   seconds med/max")
+        print("invariant                         n   actions before med/max   after med/max   seconds med/max")
         for inv in InvariantID.allCases {
             let r = rows.filter { $0.inv == inv }
             guard !r.isEmpty else { continue }
-            print(String(format: "%-30@ %4d   %6d / %-6d          %3d / %-3d       %.3f / %.3f", inv.rawValue as NSString, r.count,
+            let worst = r.max { ($0.after, $1.seed) < ($1.after, $0.seed) }!
+            print(String(format: "%-30@ %4d   %6d / %-6d          %3d / %-3d       %.3f / %.3f   (longest: seed %d)", inv.rawValue as NSString, r.count,
                          med(r.map(\.before)), r.map(\.before).max()!, med(r.map(\.after)), r.map(\.after).max()!,
-                         med(r.map(\.seconds)), r.map(\.seconds).max()!))
+                         med(r.map(\.seconds)), r.map(\.seconds).max()!, worst.seed))
         }
         let all = rows
         if !all.isEmpty {

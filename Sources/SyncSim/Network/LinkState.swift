@@ -49,6 +49,12 @@ public struct NetworkModel: Sendable {
     public var delayMaxMs: Int64
     public var random: SimRandom
 
+    /// One stream per directed link (client i up = 2i, down = 2i+1), forked off the network
+    /// stream: a message's fate depends only on earlier traffic on its own link, so removing an
+    /// action on one client's link leaves every other link's drops and delays unchanged (which
+    /// keeps shrinking effective).
+    var streams: [SimRandom]
+
     public init(options: SimulationOptions, random: SimRandom) {
         latencyMinMs = max(0, options.latencyMinMs)
         latencyMaxMs = max(latencyMinMs, options.latencyMaxMs)
@@ -57,7 +63,11 @@ public struct NetworkModel: Sendable {
         delayPpm = options.delayPpm
         delayMaxMs = max(0, options.delayMaxMs)
         self.random = random
+        streams = (0..<(2 * max(1, options.clients))).map { random.fork(.custom(UInt64($0))) }
     }
+
+    /// The stream of a directed link.
+    public static func link(_ c: ClientID, upward: Bool) -> Int { 2 * c.index + (upward ? 0 : 1) }
 
     /// Heal phase: faults off, latency kept.
     public mutating func heal() {
@@ -67,10 +77,10 @@ public struct NetworkModel: Sendable {
     }
 
     @inline(__always)
-    public mutating func latency() -> Int64 {
-        var l = latencyMinMs == latencyMaxMs ? latencyMinMs : Int64(random.int(in: Int(latencyMinMs)...Int(latencyMaxMs)))
-        if delayPpm > 0 && random.chance(ppm: delayPpm) && delayMaxMs > 0 {
-            l += Int64(random.int(in: 1...Int(delayMaxMs)))
+    public mutating func latency(_ link: Int) -> Int64 {
+        var l = latencyMinMs == latencyMaxMs ? latencyMinMs : Int64(streams[link].int(in: Int(latencyMinMs)...Int(latencyMaxMs)))
+        if delayPpm > 0 && streams[link].chance(ppm: delayPpm) && delayMaxMs > 0 {
+            l += Int64(streams[link].int(in: 1...Int(delayMaxMs)))
         }
         return l
     }
@@ -78,11 +88,11 @@ public struct NetworkModel: Sendable {
     /// Draws are made in a fixed order (drop, duplicate, latency) whatever the outcome, so one
     /// message's fate never shifts the draws of the next.
     @inline(__always)
-    public mutating func fate(_ transport: Transport) -> MessageFate {
-        let drop = dropPpm > 0 && random.chance(ppm: dropPpm)
-        let dup = duplicatePpm > 0 && random.chance(ppm: duplicatePpm)
-        let l1 = latency()
-        let l2 = duplicatePpm > 0 ? latency() : 0
+    public mutating func fate(_ transport: Transport, link: Int) -> MessageFate {
+        let drop = dropPpm > 0 && streams[link].chance(ppm: dropPpm)
+        let dup = duplicatePpm > 0 && streams[link].chance(ppm: duplicatePpm)
+        let l1 = latency(link)
+        let l2 = duplicatePpm > 0 ? latency(link) : 0
         if drop { return transport == .stream ? .reset : .lose }
         if dup && transport == .datagram { return .deliverTwice(afterMs: l1, againAfterMs: l1 + l2) }
         return .deliver(afterMs: l1)

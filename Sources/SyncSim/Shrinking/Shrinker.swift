@@ -84,6 +84,7 @@ public struct Shrinker {
             ("faults off", { $0.faultsOff($1) }),
             ("pull times earlier", { $0.compressTimes($1) }),
             ("simplify values", { $0.simplifyValues($1) }),
+            ("simplify initial data", { $0.simplifyInitial($1) }),
         ]
     }
 
@@ -274,6 +275,27 @@ public struct Shrinker {
                 var c = best
                 c.actions[i].action = variant
                 if fails(c) { best = c; break }
+            }
+        }
+        return best
+    }
+
+    /// Drops links and fields of initial entities, and simplifies their values.
+    mutating func simplifyInitial(_ s: Schedule) -> Schedule {
+        var best = s
+        for i in best.initial.indices {
+            for j in best.initial[i].links.indices.reversed() {
+                var c = best
+                c.initial[i].links.remove(at: j)
+                if fails(c) { best = c }
+            }
+            for j in best.initial[i].values.indices.reversed() {
+                var c = best
+                c.initial[i].values.remove(at: j)
+                if fails(c) { best = c; continue }
+                c = best
+                c.initial[i].values[j].value = Self.simplest(c.initial[i].values[j].value)
+                if c != best && fails(c) { best = c }
             }
         }
         return best

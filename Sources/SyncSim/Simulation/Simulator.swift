@@ -305,7 +305,7 @@ public struct Simulator<S: SyncStrategy> {
             lose(c, id, upward: true, transport == .stream ? "no open connection" : "link down")
             return
         }
-        switch net.fate(transport) {
+        switch net.fate(transport, link: NetworkModel.link(c, upward: true)) {
         case .deliver(let after):
             var at = now + after
             if transport == .stream { at = max(at, link.lastUpAt); link.lastUpAt = at; links[c.index] = link }
@@ -417,7 +417,7 @@ public struct Simulator<S: SyncStrategy> {
             lose(c, id, upward: false, transport == .stream ? "no open connection" : "link down")
             return
         }
-        switch net.fate(transport) {
+        switch net.fate(transport, link: NetworkModel.link(c, upward: false)) {
         case .deliver(let after):
             var at = now + after
             if transport == .stream { at = max(at, link.lastDownAt); link.lastDownAt = at; links[c.index] = link }
@@ -454,8 +454,8 @@ public struct Simulator<S: SyncStrategy> {
         } else if !link.reachable {
             queue.push(at: now + options.connectTimeoutMs, .connectResult(c, epoch: link.epoch, ok: false))
         } else {
-            let there = net.latency()
-            let back = net.latency()
+            let there = net.latency(NetworkModel.link(c, upward: true))
+            let back = net.latency(NetworkModel.link(c, upward: false))
             queue.push(at: now + there, .serverSeesConnect(c, epoch: link.epoch))
             queue.push(at: now + there + back, .connectResult(c, epoch: link.epoch, ok: true))
         }

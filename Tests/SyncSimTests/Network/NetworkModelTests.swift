@@ -17,7 +17,7 @@ import Testing
         var lost = 0, twice = 0
         let n = 20_000
         for _ in 0..<n {
-            switch m.fate(.datagram) {
+            switch m.fate(.datagram, link: 0) {
             case .lose: lost += 1
             case .deliverTwice(let a, let b): twice += 1; #expect(b >= a)
             case .deliver(let l): #expect((10...50).contains(l))
@@ -33,7 +33,7 @@ import Testing
         var m = model(drop: 300_000, dup: 500_000, seed: 9)
         var resets = 0
         for _ in 0..<5_000 {
-            switch m.fate(.stream) {
+            switch m.fate(.stream, link: 0) {
             case .reset: resets += 1
             case .lose, .deliverTwice: Issue.record("a stream neither loses one message nor duplicates")
             case .deliver: break
@@ -44,8 +44,8 @@ import Testing
 
     @Test func healTurnsFaultsOff() {
         var m = model(drop: 1_000_000, dup: 0, seed: 1)
-        #expect(m.fate(.datagram) == .lose)
+        #expect(m.fate(.datagram, link: 0) == .lose)
         m.heal()
-        if case .deliver = m.fate(.datagram) {} else { Issue.record("expected delivery after heal") }
+        if case .deliver = m.fate(.datagram, link: 0) {} else { Issue.record("expected delivery after heal") }
     }
 }
