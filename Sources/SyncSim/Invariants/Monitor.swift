@@ -228,7 +228,8 @@ struct Monitor {
             }
         }
         finishFieldOrder(sim, data: data, rejected: rejected, at: t)
-        finishTyping(h, data: data, rejected: rejected, arbitration: sim.strategy.info.arbitration, at: t)
+        let maxSkew = max(0, (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0)
+        finishTyping(h, data: data, rejected: rejected, arbitration: sim.strategy.info.arbitration, maxSkew: maxSkew, at: t)
     }
 
     mutating func finishConvergence<S: SyncStrategy>(_ sim: Simulator<S>, rejected: Set<WriteID>, at t: Int64) {
@@ -337,7 +338,7 @@ struct Monitor {
     }
 
     /// A typing burst that nothing else raced ends at its last keystroke.
-    mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, arbitration: Arbitration, at t: Int64) {
+    mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, arbitration: Arbitration, maxSkew: Int64, at t: Int64) {
         var firstTx: [WriteID: Int] = [:], lastTx: [WriteID: Int] = [:]
         for (i, a) in h.applied.enumerated() {
             for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = i }; lastTx[w] = i }
@@ -362,8 +363,14 @@ struct Monitor {
                       it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }) else { return false }
                 if it.time >= start || (lastTx[it.write.id] ?? -1) > firstApplied { return true }
                 // Under timestamp orders, a write stamped at or after the burst began (a clock
-                // running ahead) is concurrent with it and may legitimately win.
-                return arbitration != .serverArrival && it.clientTime >= startClock
+                // running ahead) is concurrent with it and may legitimately win. Under HLC a
+                // write's stamp can carry any clock it causally saw, up to the fastest clock
+                // anywhere, so the bound is its time plus the largest skew.
+                switch arbitration {
+                case .serverArrival: return false
+                case .clientTimestamp: return it.clientTime >= startClock
+                case .hybridLogicalClock: return it.time + maxSkew >= startClock
+                }
             }
             if raced { continue }
             guard let rec = data[e] else { continue }
