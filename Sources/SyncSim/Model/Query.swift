@@ -52,20 +52,54 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
     }
 
     /// Runs the query against a store. Pure and deterministic: results are in id order.
+    ///
+    /// Roots are the matching records in id order; children are the forward link targets that
+    /// exist, or the records whose link points at a root; the entries are roots and children
+    /// once each, in id order. Computed with one flag per id slot instead of sorting.
     public func evaluate(_ store: EntityStore) -> QueryResult {
-        var roots: [EntityID] = []
-        var children: [EntityID] = []
-        for (id, r) in store.entities where matches(r) {
-            roots.append(id)
-            switch include {
-            case .forward(let l)?:
-                if let t = r[l], store.contains(t) { children.append(t) }
-            case .reverse(let l)?:
-                children.append(contentsOf: store.referrers(to: id, via: l))
-            case nil: break
+        let recs = store.records
+        let n = recs.count
+        if n == 0 { return QueryResult(roots: [], entries: []) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { flags -> QueryResult in
+            // bit 0: root; bit 1: in the result tree.
+            flags.initialize(repeating: 0)
+            var rootCount = 0
+            var entryCount = 0
+            recs.withUnsafeBufferPointer { rb in
+                for i in 0..<n {
+                    guard let r = rb[i], matches(r) else { continue }
+                    flags[i] |= 1
+                    rootCount += 1
+                }
+                switch include {
+                case .forward(let l)?:
+                    for i in 0..<n where flags[i] & 1 != 0 {
+                        if let t = rb[i]![l] {
+                            let j = Int(t.raw)
+                            if j < n && rb[j] != nil { flags[j] |= 2 }
+                        }
+                    }
+                case .reverse(let l)?:
+                    for j in 0..<n {
+                        guard let r = rb[j], let t = r[l] else { continue }
+                        let i = Int(t.raw)
+                        if i < n && flags[i] & 1 != 0 { flags[j] |= 2 }
+                    }
+                case nil: break
+                }
+                for i in 0..<n where flags[i] != 0 { entryCount += 1 }
             }
+            var roots: [EntityID] = []
+            roots.reserveCapacity(rootCount)
+            var entries: [QueryResult.Entry] = []
+            entries.reserveCapacity(entryCount)
+            for i in 0..<n where flags[i] != 0 {
+                let id = EntityID(UInt32(i))
+                if flags[i] & 1 != 0 { roots.append(id) }
+                entries.append(QueryResult.Entry(id: id, record: recs[i]!))
+            }
+            return QueryResult(roots: roots, entries: entries)
         }
-        return QueryResult(roots: roots, children: children, store: store)
     }
 
     public func stableHash(into h: inout StableHasher) {

@@ -267,7 +267,7 @@ public struct Simulator<S: SyncStrategy> {
                 recordEvent(c, ev)
             }
         }
-        let pending = clients[c.index].pendingWrites.count
+        let pending = clients[c.index].pendingWriteCount
         if pending > history.maxPendingWrites { history.maxPendingWrites = pending }
     }
 
