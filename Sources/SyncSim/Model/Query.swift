@@ -57,15 +57,54 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
     /// exist, or the records whose link points at a root; the entries are roots and children
     /// once each, in id order. Computed with one flag per id slot instead of sorting.
     public func evaluate(_ store: EntityStore) -> QueryResult {
-        let recs = store.records
-        let n = recs.count
-        if n == 0 { return QueryResult(roots: [], entries: []) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { flags -> QueryResult in
-            // bit 0: root; bit 1: in the result tree.
-            flags.initialize(repeating: 0)
-            var rootCount = 0
-            var entryCount = 0
-            recs.withUnsafeBufferPointer { rb in
+        withFlags(store) { recs, flags, rootCount, entryCount in
+            var roots: [EntityID] = []
+            roots.reserveCapacity(rootCount)
+            var entries: [QueryResult.Entry] = []
+            entries.reserveCapacity(entryCount)
+            for i in 0..<recs.count where flags[i] != 0 {
+                let id = EntityID(UInt32(i))
+                if flags[i] & 1 != 0 { roots.append(id) }
+                entries.append(QueryResult.Entry(id: id, record: recs[i]!))
+            }
+            return QueryResult(roots: roots, entries: entries)
+        }
+    }
+
+    /// `evaluate(store) == r`, without building the result.
+    public func evaluates(_ store: EntityStore, to r: QueryResult) -> Bool {
+        withFlags(store) { recs, flags, rootCount, entryCount in
+            guard rootCount == r.roots.count, entryCount == r.entries.count else { return false }
+            return r.roots.withUnsafeBufferPointer { roots in
+                r.entries.withUnsafeBufferPointer { entries in
+                    var k = 0, rk = 0
+                    for i in 0..<recs.count where flags[i] != 0 {
+                        if flags[i] & 1 != 0 {
+                            if roots[rk].raw != UInt32(i) { return false }
+                            rk += 1
+                        }
+                        if entries[k].id.raw != UInt32(i) || entries[k].record != recs[i]! { return false }
+                        k += 1
+                    }
+                    return true
+                }
+            }
+        }
+    }
+
+    /// Marks, per id slot of `store`, bit 0 = root, bit 1 = in the result tree (root or child):
+    /// roots are the matching records; children are the existing forward link targets of roots,
+    /// or the records whose link points at a root. Calls `body` with the records, the flags, the
+    /// number of roots and the number of entries.
+    @inline(__always)
+    func withFlags<R>(_ store: EntityStore,
+                      _ body: (UnsafeBufferPointer<EntityRecord?>, UnsafeMutableBufferPointer<UInt8>, Int, Int) -> R) -> R {
+        store.records.withUnsafeBufferPointer { rb in
+            let n = rb.count
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(n, 1)) { flags -> R in
+                flags.initialize(repeating: 0)
+                var rootCount = 0
+                var entryCount = 0
                 for i in 0..<n {
                     guard let r = rb[i], matches(r) else { continue }
                     flags[i] |= 1
@@ -88,17 +127,8 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
                 case nil: break
                 }
                 for i in 0..<n where flags[i] != 0 { entryCount += 1 }
+                return body(rb, flags, rootCount, entryCount)
             }
-            var roots: [EntityID] = []
-            roots.reserveCapacity(rootCount)
-            var entries: [QueryResult.Entry] = []
-            entries.reserveCapacity(entryCount)
-            for i in 0..<n where flags[i] != 0 {
-                let id = EntityID(UInt32(i))
-                if flags[i] & 1 != 0 { roots.append(id) }
-                entries.append(QueryResult.Entry(id: id, record: recs[i]!))
-            }
-            return QueryResult(roots: roots, entries: entries)
         }
     }
 

@@ -273,7 +273,7 @@ public struct Simulator<S: SyncStrategy> {
 
     mutating func recordEvent(_ c: ClientID, _ ev: UserEvent) {
         recorder.begin(now, 0x30); recorder.hasher.combine(c.index)
-        recorder.hasher.combine(ev.description)
+        ev.hashDescription(into: &recorder.hasher)
         history.told.append(.init(time: now, client: c, event: ev))
         if recorder.keepsLines {
             if case .subscriptionYielded = ev {} else {

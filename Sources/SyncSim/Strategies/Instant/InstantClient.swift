@@ -323,8 +323,12 @@ public struct InstantClient: ClientMachine {
 
     /// Removes confirmed mutations every subscribed query has already seen.
     mutating func cleanupConfirmed(out: inout ClientOutbox<InstantUp>) {
-        let subs = queries.filter { !$0.key.isOnce && $0.server != nil && !$0.fromCache }
-        guard let minTx = subs.map(\.processedTxID).min() else { return }
+        var minTx: UInt64?
+        for i in queries.indices where !queries[i].key.isOnce && queries[i].server != nil && !queries[i].fromCache {
+            let tx = queries[i].processedTxID
+            if minTx == nil || tx < minTx! { minTx = tx }
+        }
+        guard let minTx else { return }
         let before = pending.count
         pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
         if pending.count != before { persist(out: &out) }
