@@ -347,69 +347,66 @@ public struct InstantClient: ClientMachine {
     /// applied on top of the previous overlay store. Same results as recomputing from scratch.
     mutating func refreshYields(out: inout ClientOutbox<InstantUp>) {
         for i in queries.indices where !queries[i].key.isOnce {
-            guard let base = queries[i].server else { continue }
+            guard queries[i].server != nil else { continue }
             let ptx = queries[i].processedTxID
             // Compare the visible serials with the cached ones.
             var visible = 0
             var prefix = queries[i].overlayValid
             if prefix {
-                let cached = queries[i].overlaySerials
-                for m in pending where m.txID.map({ $0 > ptx }) ?? true {
-                    if visible < cached.count && cached[visible] != m.serial { prefix = false; break }
-                    visible += 1
+                queries[i].overlaySerials.withUnsafeBufferPointer { cached in
+                    for m in pending where m.txID.map({ $0 > ptx }) ?? true {
+                        if visible < cached.count && cached[visible] != m.serial { prefix = false; break }
+                        visible += 1
+                    }
+                    if prefix && visible < cached.count { prefix = false }
                 }
-                if prefix && visible < cached.count { prefix = false }
             }
-            let view: QueryResult
+            var store: EntityStore?
             if prefix {
                 let done = queries[i].overlaySerials.count
                 if visible == done { continue }  // same inputs: the view is `shown`
-                var store: EntityStore
                 if queries[i].overlayStore != nil {
-                    store = queries[i].overlayStore.take()!  // keep it uniquely referenced
+                    store = queries[i].overlayStore.take()  // keep it uniquely referenced
                 } else {
-                    store = Self.store(of: base)
+                    store = EntityStore(entriesOf: queries[i].server!)
                 }
                 var k = 0
                 for m in pending where m.txID.map({ $0 > ptx }) ?? true {
                     if k >= done {
-                        for s in m.steps { _ = store.apply(s.op, mode: .upsert) }
+                        for s in m.steps { _ = store!.apply(s.op, mode: .upsert) }
                         queries[i].overlaySerials.append(m.serial)
                     }
                     k += 1
                 }
-                view = queries[i].query.evaluate(store)
-                queries[i].overlayStore = store
             } else {
-                var serials: [UInt64] = []
-                var store: EntityStore?
+                queries[i].overlaySerials.removeAll(keepingCapacity: true)
                 for m in pending where m.txID.map({ $0 > ptx }) ?? true {
-                    if store == nil { store = Self.store(of: base) }
+                    if store == nil { store = EntityStore(entriesOf: queries[i].server!) }
                     for s in m.steps { _ = store!.apply(s.op, mode: .upsert) }
-                    serials.append(m.serial)
+                    queries[i].overlaySerials.append(m.serial)
                 }
-                view = store.map { queries[i].query.evaluate($0) } ?? base
-                queries[i].overlayStore = store
-                queries[i].overlaySerials = serials
                 queries[i].overlayValid = true
             }
-            if view != queries[i].shown {
-                queries[i].shown = view
+            // The view: the server result itself when no mutation is visible, else the query over
+            // the overlay store. Yield when it differs from what is shown.
+            if let st = store {
+                let same = queries[i].shown.map { queries[i].query.evaluates(st, to: $0) } ?? false
+                if !same {
+                    queries[i].shown = queries[i].query.evaluate(st)
+                    out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
+                }
+            } else if queries[i].server != queries[i].shown {
+                queries[i].shown = queries[i].server
                 out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
             }
+            queries[i].overlayStore = store
         }
-    }
-
-    static func store(of base: QueryResult) -> EntityStore {
-        var store = EntityStore()
-        for e in base.entries { store[e.id] = e.record }
-        return store
     }
 
     func overlay(_ base: QueryResult, processedTxID: UInt64, query: Query) -> QueryResult {
         let visible = pending.filter { $0.txID.map { $0 > processedTxID } ?? true }
         if visible.isEmpty { return base }
-        var store = Self.store(of: base)
+        var store = EntityStore(entriesOf: base)
         for m in visible { for s in m.steps { _ = store.apply(s.op, mode: .upsert) } }
         return query.evaluate(store)
     }
