@@ -26,11 +26,20 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
 
     public func stableHash(into h: inout StableHasher) {
         h.byte(namespace.raw)
-        for v in values {
-            if let v { h.byte(1); v.stableHash(into: &h) } else { h.byte(0) }
+        values.withUnsafeBufferPointer { vs in
+            for i in vs.indices {
+                switch vs[i] {
+                case .none: h.byte(0)
+                case .some(.int(let x)): h.byte(1); h.byte(2); h.combine(x)
+                case .some(.bool(let x)): h.byte(1); h.byte(3); h.combine(x)
+                case .some(.string): h.byte(1); vs[i]!.stableHash(into: &h)
+                }
+            }
         }
-        for l in links {
-            if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
+        links.withUnsafeBufferPointer { ls in
+            for l in ls {
+                if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
+            }
         }
     }
 

@@ -79,3 +79,27 @@ public struct EventQueue<Payload> {
         return (top.time, payload!)
     }
 }
+
+/// Values parked under a small integer handle until taken back (slots are reused).
+struct SlotTable<T> {
+    var items: [T?] = []
+    var free: [Int32] = []
+
+    @inline(__always)
+    mutating func put(_ x: T) -> Int32 {
+        if let i = free.popLast() {
+            items[Int(i)] = x
+            return i
+        }
+        items.append(x)
+        return Int32(items.count - 1)
+    }
+
+    @inline(__always)
+    mutating func take(_ i: Int32) -> T {
+        var x: T? = nil
+        swap(&x, &items[Int(i)])
+        free.append(i)
+        return x!
+    }
+}
