@@ -98,12 +98,20 @@ public struct InstantServer: ServerMachine {
     /// Unchanged results are detected without building them; a changed result is evaluated once
     /// per distinct query per transaction (equal queries over the same data give equal results).
     mutating func broadcast(out: inout ServerOutbox<InstantDown>) {
+        // Per distinct query: its result over `data` once built, and the previous results already
+        // found equal to it (clients subscribed to the same query usually share one).
         var evaluated: [(Query, QueryResult)] = []
+        var unchanged: [(Query, QueryResult)] = []
         for i in sessions.indices {
             guard sessions[i] != nil else { continue }
             for j in sessions[i]!.indices where !sessions[i]![j].key.isOnce {
                 let q = sessions[i]![j].query
-                if q.evaluates(data, to: sessions[i]![j].last) { continue }
+                let last = sessions[i]![j].last
+                if unchanged.contains(where: { $0.0 == q && $0.1 == last }) { continue }
+                if q.evaluates(data, to: last) {
+                    unchanged.append((q, last))
+                    continue
+                }
                 let r: QueryResult
                 if let k = evaluated.firstIndex(where: { $0.0 == q }) {
                     r = evaluated[k].1
