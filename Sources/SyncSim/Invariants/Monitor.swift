@@ -284,10 +284,10 @@ struct Monitor {
         var lastAssign: [UInt64: (tx: Int, targeted: Bool)] = [:]
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
         for (i, a) in h.applied.enumerated() {
-            var targeted = Set<UInt64>()
+            var targeted: [UInt64] = []  // a few keys: a list beats hashing
             for w in a.tx.writes {
                 lastTxOfWrite[w] = i
-                if let it = h.intent(w) { for op in it.write.ops { for x in op.assignments { targeted.insert(key(op.entity, x.field)) } } }
+                if let it = h.intent(w) { for op in it.write.ops { for x in op.assignments { targeted.append(key(op.entity, x.field)) } } }
             }
             for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (i, targeted.contains(k)) } }
         }
@@ -356,8 +356,9 @@ struct Monitor {
             // earlier but applied after the burst began to land (an offline replay: under
             // arrival order it legitimately wins).
             let raced = h.intents.contains { it in
-                guard !burstIDs.contains(it.write.id),
-                      it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }) else { return false }
+                // (Both tests are pure; the cheap one first.)
+                guard it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }),
+                      !burstIDs.contains(it.write.id) else { return false }
                 if it.time >= start || (lastTx[it.write.id] ?? -1) > firstApplied { return true }
                 // Under timestamp orders, a write stamped at or after the burst began (a clock
                 // running ahead) is concurrent with it and may legitimately win.
