@@ -21,7 +21,10 @@ struct Monitor {
     var capturing = false
     var toldDuringCommand: [UserEvent] = []
     var beforeResults: [(SubscriptionID, QueryResult?)] = []
+    /// The pending writes before a write command, captured only when their number reaches the
+    /// queue cap (the only case `checkQueueCap` reads them); `beforePendingCount` always.
     var beforePending: [WriteID] = []
+    var beforePendingCount = 0
 
     init(clients: Int) {
         clientCount = clients
@@ -94,7 +97,8 @@ struct Monitor {
         if case .write(let w) = cmd {
             intent(w)
             let client = sim.client(c)
-            beforePending = client.pendingWrites
+            beforePendingCount = client.pendingWriteCount
+            beforePending = beforePendingCount >= sim.options.queueCap ? client.pendingWrites : []
             beforeResults = sim.subscriptions(of: c).map { ($0.0, client.result(of: $0.0)) }
         }
     }
@@ -189,11 +193,11 @@ struct Monitor {
 
     /// At the cap, a new write is refused with a visible error or accepted; nothing queued vanishes.
     mutating func checkQueueCap<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C, cap: Int, rejectedNow: Bool, at t: Int64) {
-        guard beforePending.count >= cap else { return }
+        guard beforePendingCount >= cap else { return }
         let after = Set(client.pendingWrites)
         if !after.contains(w.id) && !rejectedNow && applications[w.id] == nil {
             report(Violation(.queueCapNoSilentDrop, at: t, client: c,
-                             "with \(beforePending.count) writes queued (cap \(cap)), \(w.id) was neither queued nor refused with an error"))
+                             "with \(beforePendingCount) writes queued (cap \(cap)), \(w.id) was neither queued nor refused with an error"))
             return
         }
         for p in beforePending where !after.contains(p) && applications[p] == nil {

@@ -52,6 +52,9 @@ public struct Simulator<S: SyncStrategy> {
     var nextTimerGen: UInt32 = 0
     var cOut = ClientOutbox<Up>()
     var sOut = ServerOutbox<Down>()
+    /// Drained effect buffers kept for reuse (an outbox is swapped with one instead of copied).
+    var cSpare: [ClientEffect<Up>] = []
+    var sSpare: [ServerEffect<Down>] = []
     var recorder: TraceRecorder
     var nextMessage: UInt32 = 0
     var inFlight = 0
@@ -249,8 +252,10 @@ public struct Simulator<S: SyncStrategy> {
 
     mutating func drainClient(_ c: ClientID) {
         if cOut.isEmpty { return }
-        let effects = cOut.effects
-        cOut.removeAll()
+        var effects = cSpare
+        cSpare = []
+        cOut.swapEffects(&effects)
+        defer { effects.removeAll(keepingCapacity: true); cSpare = effects }
         for e in effects {
             switch e {
             case .send(let m): sendUp(c, m)
@@ -370,8 +375,10 @@ public struct Simulator<S: SyncStrategy> {
 
     mutating func drainServer(initial: Bool = false) {
         if sOut.isEmpty { return }
-        let effects = sOut.effects
-        sOut.removeAll()
+        var effects = sSpare
+        sSpare = []
+        sOut.swapEffects(&effects)
+        defer { effects.removeAll(keepingCapacity: true); sSpare = effects }
         for e in effects {
             switch e {
             case .send(let c, let m): sendDown(c, m)
