@@ -71,9 +71,35 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
         }
     }
 
+    /// `evaluate(store)`, or nil when that equals `previous` (checked before building it).
+    func evaluate(_ store: EntityStore, unlessEqualTo previous: QueryResult?) -> QueryResult? {
+        withFlags(store) { recs, flags, rootCount, entryCount in
+            if let r = previous, Self.same(recs, flags, rootCount, entryCount, r) { return nil }
+            var roots: [EntityID] = []
+            roots.reserveCapacity(rootCount)
+            var entries: [QueryResult.Entry] = []
+            entries.reserveCapacity(entryCount)
+            for i in 0..<recs.count where flags[i] != 0 {
+                let id = EntityID(UInt32(i))
+                if flags[i] & 1 != 0 { roots.append(id) }
+                entries.append(QueryResult.Entry(id: id, record: recs[i]!))
+            }
+            return QueryResult(roots: roots, entries: entries)
+        }
+    }
+
     /// `evaluate(store) == r`, without building the result.
     public func evaluates(_ store: EntityStore, to r: QueryResult) -> Bool {
         withFlags(store) { recs, flags, rootCount, entryCount in
+            Self.same(recs, flags, rootCount, entryCount, r)
+        }
+    }
+
+    /// Whether the result the flags describe equals `r`.
+    @inline(__always)
+    static func same(_ recs: UnsafeBufferPointer<EntityRecord?>, _ flags: UnsafeMutableBufferPointer<UInt8>,
+                     _ rootCount: Int, _ entryCount: Int, _ r: QueryResult) -> Bool {
+        do {
             guard rootCount == r.roots.count, entryCount == r.entries.count else { return false }
             return r.roots.withUnsafeBufferPointer { roots in
                 r.entries.withUnsafeBufferPointer { entries in
@@ -197,7 +223,9 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
         h.combine(roots.count)
         for r in roots { h.combine(r.raw) }
         h.combine(entries.count)
-        for e in entries { h.combine(e.id.raw); e.record.stableHash(into: &h) }
+        entries.withUnsafeBufferPointer { es in
+            for i in es.indices { h.combine(es[i].id.raw); es[i].record.stableHash(into: &h) }
+        }
     }
 
     public var summary: String {

@@ -390,9 +390,8 @@ public struct InstantClient: ClientMachine {
             // The view: the server result itself when no mutation is visible, else the query over
             // the overlay store. Yield when it differs from what is shown.
             if let st = store {
-                let same = queries[i].shown.map { queries[i].query.evaluates(st, to: $0) } ?? false
-                if !same {
-                    queries[i].shown = queries[i].query.evaluate(st)
+                if let view = queries[i].query.evaluate(st, unlessEqualTo: queries[i].shown) {
+                    queries[i].shown = view
                     out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
                 }
             } else if queries[i].server != queries[i].shown {
