@@ -354,8 +354,8 @@ public struct InstantClient: ClientMachine {
             var prefix = queries[i].overlayValid
             if prefix {
                 queries[i].overlaySerials.withUnsafeBufferPointer { cached in
-                    for m in pending where m.txID.map({ $0 > ptx }) ?? true {
-                        if visible < cached.count && cached[visible] != m.serial { prefix = false; break }
+                    for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+                        if visible < cached.count && cached[visible] != pending[p].serial { prefix = false; break }
                         visible += 1
                     }
                     if prefix && visible < cached.count { prefix = false }
@@ -371,19 +371,19 @@ public struct InstantClient: ClientMachine {
                     store = EntityStore(entriesOf: queries[i].server!)
                 }
                 var k = 0
-                for m in pending where m.txID.map({ $0 > ptx }) ?? true {
+                for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
                     if k >= done {
-                        for s in m.steps { _ = store!.apply(s.op, mode: .upsert) }
-                        queries[i].overlaySerials.append(m.serial)
+                        for s in pending[p].steps { _ = store!.apply(s.op, mode: .upsert) }
+                        queries[i].overlaySerials.append(pending[p].serial)
                     }
                     k += 1
                 }
             } else {
                 queries[i].overlaySerials.removeAll(keepingCapacity: true)
-                for m in pending where m.txID.map({ $0 > ptx }) ?? true {
+                for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
                     if store == nil { store = EntityStore(entriesOf: queries[i].server!) }
-                    for s in m.steps { _ = store!.apply(s.op, mode: .upsert) }
-                    queries[i].overlaySerials.append(m.serial)
+                    for s in pending[p].steps { _ = store!.apply(s.op, mode: .upsert) }
+                    queries[i].overlaySerials.append(pending[p].serial)
                 }
                 queries[i].overlayValid = true
             }
