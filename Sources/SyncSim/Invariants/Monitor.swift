@@ -21,7 +21,10 @@ struct Monitor {
     var capturing = false
     var toldDuringCommand: [UserEvent] = []
     var beforeResults: [(SubscriptionID, QueryResult?)] = []
+    /// The pending writes before a write command, captured only when their number reaches the
+    /// queue cap (the only case `checkQueueCap` reads them); `beforePendingCount` always.
     var beforePending: [WriteID] = []
+    var beforePendingCount = 0
 
     init(clients: Int) {
         clientCount = clients
@@ -94,7 +97,8 @@ struct Monitor {
         if case .write(let w) = cmd {
             intent(w)
             let client = sim.client(c)
-            beforePending = client.pendingWrites
+            beforePendingCount = client.pendingWriteCount
+            beforePending = beforePendingCount >= sim.options.queueCap ? client.pendingWrites : []
             beforeResults = sim.subscriptions(of: c).map { ($0.0, client.result(of: $0.0)) }
         }
     }
@@ -189,11 +193,11 @@ struct Monitor {
 
     /// At the cap, a new write is refused with a visible error or accepted; nothing queued vanishes.
     mutating func checkQueueCap<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C, cap: Int, rejectedNow: Bool, at t: Int64) {
-        guard beforePending.count >= cap else { return }
+        guard beforePendingCount >= cap else { return }
         let after = Set(client.pendingWrites)
         if !after.contains(w.id) && !rejectedNow && applications[w.id] == nil {
             report(Violation(.queueCapNoSilentDrop, at: t, client: c,
-                             "with \(beforePending.count) writes queued (cap \(cap)), \(w.id) was neither queued nor refused with an error"))
+                             "with \(beforePendingCount) writes queued (cap \(cap)), \(w.id) was neither queued nor refused with an error"))
             return
         }
         for p in beforePending where !after.contains(p) && applications[p] == nil {
@@ -285,10 +289,10 @@ struct Monitor {
         var lastAssign: [UInt64: (tx: Int, targeted: Bool)] = [:]
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
         for (i, a) in h.applied.enumerated() {
-            var targeted = Set<UInt64>()
+            var targeted: [UInt64] = []  // a few keys: a list beats hashing
             for w in a.tx.writes {
                 lastTxOfWrite[w] = i
-                if let it = h.intent(w) { for op in it.write.ops { for x in op.assignments { targeted.insert(key(op.entity, x.field)) } } }
+                if let it = h.intent(w) { for op in it.write.ops { for x in op.assignments { targeted.append(key(op.entity, x.field)) } } }
             }
             for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (i, targeted.contains(k)) } }
         }
@@ -359,8 +363,9 @@ struct Monitor {
             // earlier but applied after the burst began to land (an offline replay: under
             // arrival order it legitimately wins).
             let raced = h.intents.contains { it in
-                guard !burstIDs.contains(it.write.id),
-                      it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }) else { return false }
+                // (Both tests are pure; the cheap one first.)
+                guard it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }),
+                      !burstIDs.contains(it.write.id) else { return false }
                 if it.time >= start || (lastTx[it.write.id] ?? -1) > firstApplied { return true }
                 // Under timestamp orders, a write stamped at or after the burst began (a clock
                 // running ahead) is concurrent with it and may legitimately win. Under HLC a

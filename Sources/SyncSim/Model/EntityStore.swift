@@ -6,9 +6,13 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
 
     public init(namespace: NamespaceID) {
         self.namespace = namespace
-        values = Array(repeating: nil, count: Schema.fieldCount)
-        links = Array(repeating: nil, count: Schema.linkCount)
+        // Shared empty slots: the first assignment copies them (one allocation, not two).
+        values = Self.blankValues
+        links = Self.blankLinks
     }
+
+    static let blankValues: [FieldValue?] = Array(repeating: nil, count: Schema.fieldCount)
+    static let blankLinks: [EntityID?] = Array(repeating: nil, count: Schema.linkCount)
 
     @inline(__always) public subscript(field: FieldID) -> FieldValue? {
         get { values[Int(field.raw)] }
@@ -22,11 +26,20 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
 
     public func stableHash(into h: inout StableHasher) {
         h.byte(namespace.raw)
-        for v in values {
-            if let v { h.byte(1); v.stableHash(into: &h) } else { h.byte(0) }
+        values.withUnsafeBufferPointer { vs in
+            for i in vs.indices {
+                switch vs[i] {
+                case .none: h.byte(0)
+                case .some(.int(let x)): h.byte(1); h.byte(2); h.combine(x)
+                case .some(.bool(let x)): h.byte(1); h.byte(3); h.combine(x)
+                case .some(.string): h.byte(1); vs[i]!.stableHash(into: &h)
+                }
+            }
         }
-        for l in links {
-            if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
+        links.withUnsafeBufferPointer { ls in
+            for l in ls {
+                if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
+            }
         }
     }
 
@@ -68,6 +81,19 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     public private(set) var count = 0
 
     public init() {}
+
+    /// The store holding exactly a query result's entries (as if each were assigned in turn).
+    init(entriesOf r: QueryResult) {
+        var n = 0
+        for e in r.entries { n = max(n, Int(e.id.raw) + 1) }
+        guard n > 0 else { return }
+        records = Array(repeating: nil, count: n)
+        for e in r.entries {
+            let i = Int(e.id.raw)
+            if records[i] == nil { count += 1 }
+            records[i] = e.record
+        }
+    }
 
     @inline(__always) public subscript(id: EntityID) -> EntityRecord? {
         get { Int(id.raw) < records.count ? records[Int(id.raw)] : nil }
@@ -112,10 +138,11 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             self[e] = r
         case .update(let e, let ns, let a):
             if let err = Self.validate(a, ns) { return err }
-            if var r = self[e] {
-                if r.namespace != ns { return .wrongNamespace(e) }
-                for x in a { r[x.field] = x.value }
-                self[e] = r
+            let i = Int(e.raw)
+            if i < records.count, let have = records[i]?.namespace {
+                if have != ns { return .wrongNamespace(e) }
+                // In place: the record's slots are copied at most once (if shared).
+                for x in a { records[i]![x.field] = x.value }
             } else {
                 if mode == .update { return .missingEntity(e) }
                 var r = EntityRecord(namespace: ns)
@@ -127,14 +154,13 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             self[e] = nil
             removeReferences(to: e)
         case .link(let e, let l, let t):
-            guard var r = self[e] else { return .missingEntity(e) }
-            if r.namespace != l.from { return .wrongNamespace(e) }
-            guard let tr = self[t], tr.namespace == l.to else { return .missingLinkTarget(t) }
-            r[l] = t
-            self[e] = r
+            guard let ns = self[e]?.namespace else { return .missingEntity(e) }
+            if ns != l.from { return .wrongNamespace(e) }
+            guard let tns = self[t]?.namespace, tns == l.to else { return .missingLinkTarget(t) }
+            records[Int(e.raw)]![l] = t
         case .unlink(let e, let l, let t):
-            guard var r = self[e] else { return .missingEntity(e) }
-            if r[l] == t { r[l] = nil; self[e] = r }
+            guard contains(e) else { return .missingEntity(e) }
+            if records[Int(e.raw)]![l] == t { records[Int(e.raw)]![l] = nil }
         }
         return nil
     }
@@ -149,10 +175,8 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
 
     public mutating func removeReferences(to target: EntityID) {
         for i in records.indices {
-            guard var r = records[i] else { continue }
-            var changed = false
-            for l in r.links.indices where r.links[l] == target { r.links[l] = nil; changed = true }
-            if changed { records[i] = r }
+            guard let r = records[i], r.links.contains(target) else { continue }
+            for l in r.links.indices where records[i]!.links[l] == target { records[i]!.links[l] = nil }
         }
     }
 

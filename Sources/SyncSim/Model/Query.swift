@@ -52,20 +52,110 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
     }
 
     /// Runs the query against a store. Pure and deterministic: results are in id order.
+    ///
+    /// Roots are the matching records in id order; children are the forward link targets that
+    /// exist, or the records whose link points at a root; the entries are roots and children
+    /// once each, in id order. Computed with one flag per id slot instead of sorting.
     public func evaluate(_ store: EntityStore) -> QueryResult {
-        var roots: [EntityID] = []
-        var children: [EntityID] = []
-        for (id, r) in store.entities where matches(r) {
-            roots.append(id)
-            switch include {
-            case .forward(let l)?:
-                if let t = r[l], store.contains(t) { children.append(t) }
-            case .reverse(let l)?:
-                children.append(contentsOf: store.referrers(to: id, via: l))
-            case nil: break
+        withFlags(store) { recs, flags, rootCount, entryCount in
+            var roots: [EntityID] = []
+            roots.reserveCapacity(rootCount)
+            var entries: [QueryResult.Entry] = []
+            entries.reserveCapacity(entryCount)
+            for i in 0..<recs.count where flags[i] != 0 {
+                let id = EntityID(UInt32(i))
+                if flags[i] & 1 != 0 { roots.append(id) }
+                entries.append(QueryResult.Entry(id: id, record: recs[i]!))
+            }
+            return QueryResult(roots: roots, entries: entries)
+        }
+    }
+
+    /// `evaluate(store)`, or nil when that equals `previous` (checked before building it).
+    func evaluate(_ store: EntityStore, unlessEqualTo previous: QueryResult?) -> QueryResult? {
+        withFlags(store) { recs, flags, rootCount, entryCount in
+            if let r = previous, Self.same(recs, flags, rootCount, entryCount, r) { return nil }
+            var roots: [EntityID] = []
+            roots.reserveCapacity(rootCount)
+            var entries: [QueryResult.Entry] = []
+            entries.reserveCapacity(entryCount)
+            for i in 0..<recs.count where flags[i] != 0 {
+                let id = EntityID(UInt32(i))
+                if flags[i] & 1 != 0 { roots.append(id) }
+                entries.append(QueryResult.Entry(id: id, record: recs[i]!))
+            }
+            return QueryResult(roots: roots, entries: entries)
+        }
+    }
+
+    /// `evaluate(store) == r`, without building the result.
+    public func evaluates(_ store: EntityStore, to r: QueryResult) -> Bool {
+        withFlags(store) { recs, flags, rootCount, entryCount in
+            Self.same(recs, flags, rootCount, entryCount, r)
+        }
+    }
+
+    /// Whether the result the flags describe equals `r`.
+    @inline(__always)
+    static func same(_ recs: UnsafeBufferPointer<EntityRecord?>, _ flags: UnsafeMutableBufferPointer<UInt8>,
+                     _ rootCount: Int, _ entryCount: Int, _ r: QueryResult) -> Bool {
+        do {
+            guard rootCount == r.roots.count, entryCount == r.entries.count else { return false }
+            return r.roots.withUnsafeBufferPointer { roots in
+                r.entries.withUnsafeBufferPointer { entries in
+                    var k = 0, rk = 0
+                    for i in 0..<recs.count where flags[i] != 0 {
+                        if flags[i] & 1 != 0 {
+                            if roots[rk].raw != UInt32(i) { return false }
+                            rk += 1
+                        }
+                        if entries[k].id.raw != UInt32(i) || entries[k].record != recs[i]! { return false }
+                        k += 1
+                    }
+                    return true
+                }
             }
         }
-        return QueryResult(roots: roots, children: children, store: store)
+    }
+
+    /// Marks, per id slot of `store`, bit 0 = root, bit 1 = in the result tree (root or child):
+    /// roots are the matching records; children are the existing forward link targets of roots,
+    /// or the records whose link points at a root. Calls `body` with the records, the flags, the
+    /// number of roots and the number of entries.
+    @inline(__always)
+    func withFlags<R>(_ store: EntityStore,
+                      _ body: (UnsafeBufferPointer<EntityRecord?>, UnsafeMutableBufferPointer<UInt8>, Int, Int) -> R) -> R {
+        store.records.withUnsafeBufferPointer { rb in
+            let n = rb.count
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(n, 1)) { flags -> R in
+                flags.initialize(repeating: 0)
+                var rootCount = 0
+                var entryCount = 0
+                for i in 0..<n {
+                    guard let r = rb[i], matches(r) else { continue }
+                    flags[i] |= 1
+                    rootCount += 1
+                }
+                switch include {
+                case .forward(let l)?:
+                    for i in 0..<n where flags[i] & 1 != 0 {
+                        if let t = rb[i]![l] {
+                            let j = Int(t.raw)
+                            if j < n && rb[j] != nil { flags[j] |= 2 }
+                        }
+                    }
+                case .reverse(let l)?:
+                    for j in 0..<n {
+                        guard let r = rb[j], let t = r[l] else { continue }
+                        let i = Int(t.raw)
+                        if i < n && flags[i] & 1 != 0 { flags[j] |= 2 }
+                    }
+                case nil: break
+                }
+                for i in 0..<n where flags[i] != 0 { entryCount += 1 }
+                return body(rb, flags, rootCount, entryCount)
+            }
+        }
     }
 
     public func stableHash(into h: inout StableHasher) {
@@ -133,7 +223,9 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
         h.combine(roots.count)
         for r in roots { h.combine(r.raw) }
         h.combine(entries.count)
-        for e in entries { h.combine(e.id.raw); e.record.stableHash(into: &h) }
+        entries.withUnsafeBufferPointer { es in
+            for i in es.indices { h.combine(es[i].id.raw); es[i].record.stableHash(into: &h) }
+        }
     }
 
     public var summary: String {

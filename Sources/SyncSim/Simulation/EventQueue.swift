@@ -2,54 +2,104 @@
 ///
 /// Ties at the same virtual instant run in the order they were scheduled (as NIO's
 /// `EmbeddedEventLoop` does), so ordering never depends on payloads or hashing.
+///
+/// The heap holds only plain keys (time, sequence, slot); payloads sit still in a slot table and
+/// are moved in once on `push` and out once on `pop`, so sifting never copies (or retains) them.
 public struct EventQueue<Payload> {
-    struct Entry {
+    @usableFromInline
+    struct Key {
         var time: Int64
         var seq: UInt64
-        var payload: Payload
-        @inline(__always) func before(_ o: Entry) -> Bool {
+        var slot: Int
+        @inline(__always) func before(_ o: Key) -> Bool {
             time < o.time || (time == o.time && seq < o.seq)
         }
     }
 
-    var heap: [Entry] = []
+    var heap: [Key] = []
+    var slots: [Payload?] = []
+    var free: [Int] = []
     public internal(set) var nextSeq: UInt64 = 0
 
-    public init() { heap.reserveCapacity(256) }
+    public init() {
+        heap.reserveCapacity(256)
+        slots.reserveCapacity(256)
+        free.reserveCapacity(256)
+    }
 
     public var count: Int { heap.count }
     public var isEmpty: Bool { heap.isEmpty }
     public var nextTime: Int64? { heap.first?.time }
 
-    
     public mutating func push(at time: Int64, _ payload: Payload) {
-        heap.append(Entry(time: time, seq: nextSeq, payload: payload))
+        let slot: Int
+        if let s = free.popLast() {
+            slot = s
+            slots[s] = payload
+        } else {
+            slot = slots.count
+            slots.append(payload)
+        }
+        let key = Key(time: time, seq: nextSeq, slot: slot)
         nextSeq &+= 1
-        var i = heap.count - 1
-        while i > 0 {
-            let p = (i - 1) >> 1
-            if heap[i].before(heap[p]) { heap.swapAt(i, p); i = p } else { break }
+        heap.append(key)
+        // Sift up with a hole: move parents down, write the new key once.
+        heap.withUnsafeMutableBufferPointer { h in
+            var i = h.count - 1
+            while i > 0 {
+                let p = (i - 1) >> 1
+                if key.before(h[p]) { h[i] = h[p]; i = p } else { break }
+            }
+            h[i] = key
         }
     }
 
-    
     public mutating func pop() -> (time: Int64, payload: Payload)? {
-        guard !heap.isEmpty else { return nil }
-        let top = heap[0]
+        guard let top = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {
-            heap[0] = last
-            var i = 0
-            let n = heap.count
-            while true {
-                let l = 2 * i + 1
-                if l >= n { break }
-                var m = l
-                let r = l + 1
-                if r < n && heap[r].before(heap[l]) { m = r }
-                if heap[m].before(heap[i]) { heap.swapAt(i, m); i = m } else { break }
+            // Sift down with a hole from the root.
+            heap.withUnsafeMutableBufferPointer { h in
+                let n = h.count
+                var i = 0
+                while true {
+                    let l = 2 * i + 1
+                    if l >= n { break }
+                    var m = l
+                    let r = l + 1
+                    if r < n && h[r].before(h[l]) { m = r }
+                    if h[m].before(last) { h[i] = h[m]; i = m } else { break }
+                }
+                h[i] = last
             }
         }
-        return (top.time, top.payload)
+        var payload: Payload? = nil
+        swap(&payload, &slots[top.slot])
+        free.append(top.slot)
+        return (top.time, payload!)
+    }
+}
+
+/// Values parked under a small integer handle until taken back (slots are reused).
+struct SlotTable<T> {
+    var items: [T?] = []
+    var free: [Int32] = []
+
+    @inline(__always)
+    mutating func put(_ x: T) -> Int32 {
+        if let i = free.popLast() {
+            items[Int(i)] = x
+            return i
+        }
+        items.append(x)
+        return Int32(items.count - 1)
+    }
+
+    @inline(__always)
+    mutating func take(_ i: Int32) -> T {
+        var x: T? = nil
+        swap(&x, &items[Int(i)])
+        free.append(i)
+        return x!
     }
 }

@@ -14,8 +14,10 @@ public struct Simulator<S: SyncStrategy> {
 
     enum Event {
         case step(Int)
-        case up(ClientID, Up, epoch: UInt32, msg: UInt32)
-        case down(ClientID, Down, epoch: UInt32, msg: UInt32)
+        /// Messages in flight wait in `upInFlight`/`downInFlight`; the event holds their slot, so
+        /// events stay plain values (no reference counting while the queue sifts them).
+        case up(ClientID, slot: Int32, epoch: UInt32, msg: UInt32)
+        case down(ClientID, slot: Int32, epoch: UInt32, msg: UInt32)
         case serverSeesConnect(ClientID, epoch: UInt32)
         case connectResult(ClientID, epoch: UInt32, ok: Bool)
         case noticeDisconnect(ClientID, incarnation: Int)
@@ -35,6 +37,8 @@ public struct Simulator<S: SyncStrategy> {
 
     var now: Int64 = 0
     var queue = EventQueue<Event>()
+    var upInFlight = SlotTable<Up>()
+    var downInFlight = SlotTable<Down>()
     var clients: [S.Client] = []
     var durable: [S.Client.Durable?]
     var incarnation: [Int]
@@ -48,6 +52,9 @@ public struct Simulator<S: SyncStrategy> {
     var nextTimerGen: UInt32 = 0
     var cOut = ClientOutbox<Up>()
     var sOut = ServerOutbox<Down>()
+    /// Drained effect buffers kept for reuse (an outbox is swapped with one instead of copied).
+    var cSpare: [ClientEffect<Up>] = []
+    var sSpare: [ServerEffect<Down>] = []
     var recorder: TraceRecorder
     var nextMessage: UInt32 = 0
     var inFlight = 0
@@ -135,8 +142,8 @@ public struct Simulator<S: SyncStrategy> {
     mutating func dispatch(_ ev: Event) {
         switch ev {
         case .step(let i): runStep(compiled.entries[i])
-        case .up(let c, let m, let epoch, let id): deliverUp(c, m, epoch, id)
-        case .down(let c, let m, let epoch, let id): deliverDown(c, m, epoch, id)
+        case .up(let c, let slot, let epoch, let id): deliverUp(c, upInFlight.take(slot), epoch, id)
+        case .down(let c, let slot, let epoch, let id): deliverDown(c, downInFlight.take(slot), epoch, id)
         case .serverSeesConnect(let c, let epoch):
             guard links[c.index].epoch == epoch, links[c.index].isUp else { return }
             serverKnowsConnected[c.index] = true
@@ -245,8 +252,10 @@ public struct Simulator<S: SyncStrategy> {
 
     mutating func drainClient(_ c: ClientID) {
         if cOut.isEmpty { return }
-        let effects = cOut.effects
-        cOut.removeAll()
+        var effects = cSpare
+        cSpare = []
+        cOut.swapEffects(&effects)
+        defer { effects.removeAll(keepingCapacity: true); cSpare = effects }
         for e in effects {
             switch e {
             case .send(let m): sendUp(c, m)
@@ -267,13 +276,13 @@ public struct Simulator<S: SyncStrategy> {
                 recordEvent(c, ev)
             }
         }
-        let pending = clients[c.index].pendingWrites.count
+        let pending = clients[c.index].pendingWriteCount
         if pending > history.maxPendingWrites { history.maxPendingWrites = pending }
     }
 
     mutating func recordEvent(_ c: ClientID, _ ev: UserEvent) {
         recorder.begin(now, 0x30); recorder.hasher.combine(c.index)
-        recorder.hasher.combine(ev.description)
+        ev.hashDescription(into: &recorder.hasher)
         history.told.append(.init(time: now, client: c, event: ev))
         if recorder.keepsLines {
             if case .subscriptionYielded = ev {} else {
@@ -310,11 +319,11 @@ public struct Simulator<S: SyncStrategy> {
             var at = now + after
             if transport == .stream { at = max(at, link.lastUpAt); link.lastUpAt = at; links[c.index] = link }
             inFlight += 1
-            queue.push(at: at, .up(c, m, epoch: link.epoch, msg: id))
+            queue.push(at: at, .up(c, slot: upInFlight.put(m), epoch: link.epoch, msg: id))
         case .deliverTwice(let a, let b):
             inFlight += 2
-            queue.push(at: now + a, .up(c, m, epoch: link.epoch, msg: id))
-            queue.push(at: now + b, .up(c, m, epoch: link.epoch, msg: id))
+            queue.push(at: now + a, .up(c, slot: upInFlight.put(m), epoch: link.epoch, msg: id))
+            queue.push(at: now + b, .up(c, slot: upInFlight.put(m), epoch: link.epoch, msg: id))
         case .lose:
             lose(c, id, upward: true, "dropped by the network")
         case .reset:
@@ -366,8 +375,10 @@ public struct Simulator<S: SyncStrategy> {
 
     mutating func drainServer(initial: Bool = false) {
         if sOut.isEmpty { return }
-        let effects = sOut.effects
-        sOut.removeAll()
+        var effects = sSpare
+        sSpare = []
+        sOut.swapEffects(&effects)
+        defer { effects.removeAll(keepingCapacity: true); sSpare = effects }
         for e in effects {
             switch e {
             case .send(let c, let m): sendDown(c, m)
@@ -422,11 +433,11 @@ public struct Simulator<S: SyncStrategy> {
             var at = now + after
             if transport == .stream { at = max(at, link.lastDownAt); link.lastDownAt = at; links[c.index] = link }
             inFlight += 1
-            queue.push(at: at, .down(c, m, epoch: link.epoch, msg: id))
+            queue.push(at: at, .down(c, slot: downInFlight.put(m), epoch: link.epoch, msg: id))
         case .deliverTwice(let a, let b):
             inFlight += 2
-            queue.push(at: now + a, .down(c, m, epoch: link.epoch, msg: id))
-            queue.push(at: now + b, .down(c, m, epoch: link.epoch, msg: id))
+            queue.push(at: now + a, .down(c, slot: downInFlight.put(m), epoch: link.epoch, msg: id))
+            queue.push(at: now + b, .down(c, slot: downInFlight.put(m), epoch: link.epoch, msg: id))
         case .lose:
             lose(c, id, upward: false, "dropped by the network")
         case .reset:

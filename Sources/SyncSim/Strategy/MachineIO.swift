@@ -95,6 +95,8 @@ public struct Outbox<Effect>: Sendable where Effect: Sendable {
     @inline(__always) public mutating func callAsFunction(_ e: Effect) { effects.append(e) }
     @inline(__always) public mutating func removeAll() { effects.removeAll(keepingCapacity: true) }
     public var isEmpty: Bool { effects.isEmpty }
+    /// Exchanges the buffered effects with `other` (the simulator drains into a recycled buffer).
+    @inline(__always) mutating func swapEffects(_ other: inout [Effect]) { swap(&effects, &other) }
 }
 
 public typealias ClientOutbox<Up: WireMessage> = Outbox<ClientEffect<Up>>

@@ -108,6 +108,13 @@ public protocol ClientMachine: Sendable {
     /// Writes accepted from the user that are not yet known to the server to be applied and have
     /// not been reported rejected (the "pending queue" as the user would understand it).
     var pendingWrites: [WriteID] { get }
+    /// `pendingWrites.count`, without building the array (the simulator reads it after every
+    /// client step). The default counts `pendingWrites`.
+    var pendingWriteCount: Int { get }
+}
+
+extension ClientMachine {
+    public var pendingWriteCount: Int { pendingWrites.count }
 }
 
 /// The server state machine.

@@ -120,3 +120,76 @@ extension UserWrite: StableHashable {
         h.combine(burst.map { Int($0) } ?? -1)
     }
 }
+
+extension UserEvent {
+    /// Feeds the hasher exactly what `h.combine(description)` feeds it (the UTF-8 length, then the
+    /// bytes) without formatting a `String` for the common events; the rest fall back to
+    /// `description`. The trace hash records every event this way, so it must stay byte-identical.
+    func hashDescription(into h: inout StableHasher) {
+        var b = DescriptionBytes()
+        switch self {
+        case .writeRejected(let w, let r):
+            switch r {
+            case .timeout, .queueFull, .conflictDiscarded:
+                b.append("is told w"); b.append(w.raw); b.append(" was rejected (")
+                switch r {
+                case .timeout: b.append("timeout")
+                case .queueFull: b.append("queue full")
+                default: b.append("discarded by conflict resolution")
+                }
+                b.append(")")
+            default:
+                h.combine(description); return
+            }
+        case .writeConfirmed(let w): b.append("sees w"); b.append(w.raw); b.append(" confirmed")
+        case .subscriptionYielded(let s, let c):
+            b.append("sub"); b.append(s.raw); b.append(" yields")
+            if c { b.append(" (from cache)") }
+        case .queryOnceResult(let q): b.append("q"); b.append(q.raw); b.append(" returns a result")
+        case .queryOnceFailed(let q, let off, let stale):
+            b.append("q"); b.append(q.raw); b.append(" fails")
+            if off { b.append(" (offline)") }
+            if stale { b.append(" with a stale result") }
+        case .conflictRaised(let c, let e):
+            b.append("is asked to resolve conflict"); b.append(c.raw); b.append(" on entity "); b.append(e.raw)
+        case .notice, .invalidInput:
+            h.combine(description); return
+        }
+        b.hash(into: &h)
+    }
+}
+
+/// A small fixed buffer of ASCII bytes (the longest common event text is well under its size).
+struct DescriptionBytes {
+    var bytes: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    static let capacity = 128
+
+    @inline(__always) mutating func byte(_ x: UInt8) {
+        precondition(count < Self.capacity)
+        withUnsafeMutableBytes(of: &bytes) { $0[count] = x }
+        count += 1
+    }
+
+    @inline(__always) mutating func append(_ s: StaticString) {
+        s.withUTF8Buffer { for x in $0 { byte(x) } }
+    }
+
+    /// Decimal, as `"\(x)"` prints it.
+    mutating func append(_ x: UInt32) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        var v = x
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat { d[n] = UInt8(truncatingIfNeeded: v % 10) &+ 48; v /= 10; n += 1 } while v > 0
+            while n > 0 { n -= 1; byte(d[n]) }
+        }
+    }
+
+    func hash(into h: inout StableHasher) {
+        h.combine(UInt64(count))
+        var copy = bytes
+        withUnsafeBytes(of: &copy) { for i in 0..<count { h.byte($0[i]) } }
+    }
+}

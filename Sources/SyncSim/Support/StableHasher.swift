@@ -26,8 +26,11 @@ public struct StableHasher: Sendable, Equatable {
 
     /// Length-prefixed UTF-8, so ("ab","c") and ("a","bc") differ.
     public mutating func combine(_ s: String) {
-        combine(UInt64(s.utf8.count))
-        for b in s.utf8 { byte(b) }
+        var s = s
+        s.withUTF8 { u in
+            combine(UInt64(u.count))
+            for b in u { byte(b) }
+        }
     }
 
     public var hex: String {

@@ -37,6 +37,17 @@ public struct InstantClient: ClientMachine {
         public var write: WriteID
         public var steps: [InstantStep]
         public var txID: UInt64?
+        /// Bookkeeping for the overlay cache only (unique within one client incarnation); not
+        /// part of the mutation's value.
+        var serial: UInt64 = 0
+
+        public static func == (a: PendingMutation, b: PendingMutation) -> Bool {
+            a.eventID == b.eventID && a.order == b.order && a.write == b.write && a.steps == b.steps && a.txID == b.txID
+        }
+
+        public func hash(into h: inout Hasher) {
+            h.combine(eventID); h.combine(order); h.combine(write); h.combine(steps); h.combine(txID)
+        }
     }
 
     /// A cached query result (durable with persistence on).
@@ -60,6 +71,20 @@ public struct InstantClient: ClientMachine {
         var fromCache = false
         /// What the UI currently shows (subscriptions only).
         var shown: QueryResult?
+        // Overlay cache (derived state, never observable): `shown` was last computed from
+        // `server` with the pending mutations `overlaySerials` applied, in order; `overlayStore`
+        // is that store (nil when none was visible). Invalid whenever `server` changes.
+        var overlayValid = false
+        var overlaySerials: [UInt64] = []
+        var overlayStore: EntityStore?
+
+        mutating func setServer(_ r: QueryResult?, processedTxID tx: UInt64) {
+            server = r
+            processedTxID = tx
+            overlayValid = false
+            overlayStore = nil
+            overlaySerials.removeAll()
+        }
     }
 
     public let id: ClientID
@@ -76,6 +101,7 @@ public struct InstantClient: ClientMachine {
     var nextTimer: UInt32 = 1
     var queries: [QueryState] = []
     var cache: [CachedResult] = []
+    var nextSerial: UInt64 = 1
 
     static let reconnectTimer = TimerID(0)
 
@@ -88,6 +114,7 @@ public struct InstantClient: ClientMachine {
         if let durable {
             pending = durable.pending
             cache = durable.cache
+            for i in pending.indices { pending[i].serial = nextSerial; nextSerial += 1 }
         }
     }
 
@@ -98,6 +125,12 @@ public struct InstantClient: ClientMachine {
     }
 
     public var pendingWrites: [WriteID] { pending.filter { $0.txID == nil }.map(\.write) }
+
+    public var pendingWriteCount: Int {
+        var n = 0
+        for m in pending where m.txID == nil { n += 1 }
+        return n
+    }
 
     // MARK: - Inputs
 
@@ -174,8 +207,7 @@ public struct InstantClient: ClientMachine {
                 out(.event(.queryOnceResult(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF)))))
                 return
             }
-            queries[i].server = r
-            queries[i].processedTxID = tx
+            queries[i].setServer(r, processedTxID: tx)
             queries[i].fromCache = false
             remember(queries[i].query, r, tx, out: &out)
             cleanupConfirmed(out: &out)
@@ -201,8 +233,12 @@ public struct InstantClient: ClientMachine {
         switch cmd {
         case .write(let w):
             let steps = w.ops.map(step(for:))
-            let order = (pending.map(\.order).max() ?? 0) + 1
-            let m = PendingMutation(eventID: random.next(), order: order, write: w.id, steps: steps, txID: nil)
+            var maxOrder: Int? = nil
+            for p in pending { if maxOrder == nil || p.order > maxOrder! { maxOrder = p.order } }
+            let order = (maxOrder ?? 0) + 1
+            var m = PendingMutation(eventID: random.next(), order: order, write: w.id, steps: steps, txID: nil)
+            m.serial = nextSerial
+            nextSerial += 1
             pending.append(m)
             pending.sort { ($0.order, $0.eventID) < ($1.order, $1.eventID) }
             persist(out: &out)
@@ -211,8 +247,7 @@ public struct InstantClient: ClientMachine {
         case .subscribe(let s, let q):
             var st = QueryState(key: .subscription(s), query: q)
             if persistence, let c = cache.first(where: { $0.query == q }) {
-                st.server = c.result
-                st.processedTxID = c.processedTxID
+                st.setServer(c.result, processedTxID: c.processedTxID)
                 st.fromCache = true
             }
             queries.append(st)
@@ -259,7 +294,7 @@ public struct InstantClient: ClientMachine {
     mutating func send(_ m: PendingMutation, out: inout ClientOutbox<InstantUp>) {
         out(.send(.transact(eventID: m.eventID, write: m.write, steps: m.steps)))
         let inFlight = timers.count
-        let waiting = pending.filter { $0.txID == nil }.count
+        let waiting = pendingWriteCount
         let timeout = max(sendTimeoutMs, Int64(min(inFlight + 1, waiting + 1)) * sendTimeoutMs)
         cancelTimeout(m.eventID, out: &out)
         let t = TimerID(nextTimer)
@@ -288,8 +323,12 @@ public struct InstantClient: ClientMachine {
 
     /// Removes confirmed mutations every subscribed query has already seen.
     mutating func cleanupConfirmed(out: inout ClientOutbox<InstantUp>) {
-        let subs = queries.filter { !$0.key.isOnce && $0.server != nil && !$0.fromCache }
-        guard let minTx = subs.map(\.processedTxID).min() else { return }
+        var minTx: UInt64?
+        for i in queries.indices where !queries[i].key.isOnce && queries[i].server != nil && !queries[i].fromCache {
+            let tx = queries[i].processedTxID
+            if minTx == nil || tx < minTx! { minTx = tx }
+        }
+        guard let minTx else { return }
         let before = pending.count
         pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
         if pending.count != before { persist(out: &out) }
@@ -301,22 +340,72 @@ public struct InstantClient: ClientMachine {
 
     /// Recomputes each subscription's view (server result + optimistic overlay) and yields the
     /// ones that changed.
+    ///
+    /// A view is a pure function of the server result and the visible pending mutations (in
+    /// order), so each query keeps the inputs its `shown` was computed from: if they are the same,
+    /// the view is `shown` and nothing yields; if only new mutations were appended, they are
+    /// applied on top of the previous overlay store. Same results as recomputing from scratch.
     mutating func refreshYields(out: inout ClientOutbox<InstantUp>) {
         for i in queries.indices where !queries[i].key.isOnce {
-            guard let base = queries[i].server else { continue }
-            let view = overlay(base, processedTxID: queries[i].processedTxID, query: queries[i].query)
-            if view != queries[i].shown {
-                queries[i].shown = view
+            guard queries[i].server != nil else { continue }
+            let ptx = queries[i].processedTxID
+            // Compare the visible serials with the cached ones.
+            var visible = 0
+            var prefix = queries[i].overlayValid
+            if prefix {
+                queries[i].overlaySerials.withUnsafeBufferPointer { cached in
+                    for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+                        if visible < cached.count && cached[visible] != pending[p].serial { prefix = false; break }
+                        visible += 1
+                    }
+                    if prefix && visible < cached.count { prefix = false }
+                }
+            }
+            var store: EntityStore?
+            if prefix {
+                let done = queries[i].overlaySerials.count
+                if visible == done { continue }  // same inputs: the view is `shown`
+                if queries[i].overlayStore != nil {
+                    store = queries[i].overlayStore.take()  // keep it uniquely referenced
+                } else {
+                    store = EntityStore(entriesOf: queries[i].server!)
+                }
+                var k = 0
+                for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+                    if k >= done {
+                        for s in pending[p].steps { _ = store!.apply(s.op, mode: .upsert) }
+                        queries[i].overlaySerials.append(pending[p].serial)
+                    }
+                    k += 1
+                }
+            } else {
+                queries[i].overlaySerials.removeAll(keepingCapacity: true)
+                for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+                    if store == nil { store = EntityStore(entriesOf: queries[i].server!) }
+                    for s in pending[p].steps { _ = store!.apply(s.op, mode: .upsert) }
+                    queries[i].overlaySerials.append(pending[p].serial)
+                }
+                queries[i].overlayValid = true
+            }
+            // The view: the server result itself when no mutation is visible, else the query over
+            // the overlay store. Yield when it differs from what is shown.
+            if let st = store {
+                if let view = queries[i].query.evaluate(st, unlessEqualTo: queries[i].shown) {
+                    queries[i].shown = view
+                    out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
+                }
+            } else if queries[i].server != queries[i].shown {
+                queries[i].shown = queries[i].server
                 out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
             }
+            queries[i].overlayStore = store
         }
     }
 
     func overlay(_ base: QueryResult, processedTxID: UInt64, query: Query) -> QueryResult {
         let visible = pending.filter { $0.txID.map { $0 > processedTxID } ?? true }
         if visible.isEmpty { return base }
-        var store = EntityStore()
-        for e in base.entries { store[e.id] = e.record }
+        var store = EntityStore(entriesOf: base)
         for m in visible { for s in m.steps { _ = store.apply(s.op, mode: .upsert) } }
         return query.evaluate(store)
     }

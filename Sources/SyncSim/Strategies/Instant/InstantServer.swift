@@ -94,17 +94,34 @@ public struct InstantServer: ServerMachine {
     }
 
     /// Re-evaluates every subscribed query; sends `refresh-ok` where the result changed.
+    ///
+    /// Unchanged results are detected without building them; a changed result is evaluated once
+    /// per distinct query per transaction (equal queries over the same data give equal results).
     mutating func broadcast(out: inout ServerOutbox<InstantDown>) {
+        // Per distinct query: its result over `data` once built, and the previous results already
+        // found equal to it (clients subscribed to the same query usually share one).
+        var evaluated: [(Query, QueryResult)] = []
+        var unchanged: [(Query, QueryResult)] = []
         for i in sessions.indices {
-            guard var subs = sessions[i] else { continue }
-            for j in subs.indices where !subs[j].key.isOnce {
-                let r = subs[j].query.evaluate(data)
-                if r != subs[j].last {
-                    subs[j].last = r
-                    out(.send(ClientID(i), .refreshOk(subs[j].key, r, processedTxID: txID)))
+            guard sessions[i] != nil else { continue }
+            for j in sessions[i]!.indices where !sessions[i]![j].key.isOnce {
+                let q = sessions[i]![j].query
+                let last = sessions[i]![j].last
+                if unchanged.contains(where: { $0.0 == q && $0.1 == last }) { continue }
+                if q.evaluates(data, to: last) {
+                    unchanged.append((q, last))
+                    continue
                 }
+                let r: QueryResult
+                if let k = evaluated.firstIndex(where: { $0.0 == q }) {
+                    r = evaluated[k].1
+                } else {
+                    r = q.evaluate(data)
+                    evaluated.append((q, r))
+                }
+                sessions[i]![j].last = r
+                out(.send(ClientID(i), .refreshOk(sessions[i]![j].key, r, processedTxID: txID)))
             }
-            sessions[i] = subs
         }
     }
 }

@@ -1,0 +1,50 @@
+import Testing
+@testable import SyncSim
+
+/// The trace hash records each user event as its description; the fast path must feed the
+/// hasher exactly the same bytes.
+@Suite struct EventHashTests {
+    static func viaDescription(_ e: UserEvent) -> UInt64 {
+        var h = StableHasher()
+        h.combine(e.description)
+        return h.value
+    }
+
+    static func viaFastPath(_ e: UserEvent) -> UInt64 {
+        var h = StableHasher()
+        e.hashDescription(into: &h)
+        return h.value
+    }
+
+    @Test func fastPathMatchesDescription() {
+        let ids: [UInt32] = [0, 1, 9, 10, 99, 100, 12345, UInt32.max]
+        var events: [UserEvent] = []
+        for x in ids {
+            for r in [RejectReason.timeout, .queueFull, .conflictDiscarded, .serverError("boom"), .invalid("bad")] {
+                events.append(.writeRejected(WriteID(x), r))
+            }
+            events.append(.writeConfirmed(WriteID(x)))
+            events.append(.subscriptionYielded(SubscriptionID(x), fromCache: false))
+            events.append(.subscriptionYielded(SubscriptionID(x), fromCache: true))
+            events.append(.queryOnceResult(QueryRequestID(x)))
+            for off in [false, true] { for stale in [false, true] { events.append(.queryOnceFailed(QueryRequestID(x), offline: off, hasStaleResult: stale)) } }
+            for y in ids { events.append(.conflictRaised(ConflictID(x), EntityID(y))) }
+        }
+        events.append(.notice("sync failed"))
+        events.append(.invalidInput("connected while closed"))
+        for e in events {
+            #expect(Self.viaFastPath(e) == Self.viaDescription(e), "\(e)")
+        }
+    }
+
+    @Test func stringHashIsLengthPrefixedUTF8() {
+        for s in ["", "a", "Te", "héllo wörld", String(repeating: "x", count: 100), "emoji 🎉"] {
+            var a = StableHasher()
+            a.combine(s)
+            var b = StableHasher()
+            b.combine(UInt64(s.utf8.count))
+            for x in s.utf8 { b.byte(x) }
+            #expect(a.value == b.value)
+        }
+    }
+}
