@@ -6,13 +6,12 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
 
     public init(namespace: NamespaceID) {
         self.namespace = namespace
-        // Shared empty slots: the first assignment copies them (one allocation, not two).
-        values = Self.blankValues
-        links = Self.blankLinks
+        // Fresh slots per record: sharing one global blank array between records saves an
+        // allocation but makes its reference count a point of contention between threads
+        // running simulations in parallel.
+        values = [nil, nil, nil, nil, nil, nil, nil]
+        links = [nil]
     }
-
-    static let blankValues: [FieldValue?] = Array(repeating: nil, count: Schema.fieldCount)
-    static let blankLinks: [EntityID?] = Array(repeating: nil, count: Schema.linkCount)
 
     @inline(__always) public subscript(field: FieldID) -> FieldValue? {
         get { values[Int(field.raw)] }

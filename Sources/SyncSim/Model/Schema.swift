@@ -18,8 +18,16 @@ public struct NamespaceID: Hashable, Comparable, Sendable, CustomStringConvertib
     public var singular: String { Schema.singularNames[Int(raw)] }
     public var description: String { name }
     /// The fields of this namespace, in declaration order.
-    public var fields: [FieldID] { Schema.fieldsByNamespace[Int(raw)] }
-    public var links: [LinkID] { Schema.linksByNamespace[Int(raw)] }
+    /// The fields of this namespace: a contiguous id range, so no shared array is touched in hot
+    /// loops (global arrays read from several threads make their reference counts contended).
+    public var fields: FieldList {
+        switch raw {
+        case 0: return FieldList(lower: 0, upper: 3)
+        case 1: return FieldList(lower: 3, upper: 5)
+        default: return FieldList(lower: 5, upper: 7)
+        }
+    }
+    public var links: LinkList { raw == 2 ? LinkList(lower: 0, upper: 1) : LinkList(lower: 0, upper: 0) }
 
     public init?(name: String) {
         guard let i = Schema.namespaceNames.firstIndex(of: name) else { return nil }
@@ -44,8 +52,14 @@ public struct FieldID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static let likes = FieldID(6)
 
     public var name: String { Schema.fieldNames[Int(raw)] }
-    public var kind: FieldKind { Schema.fieldKinds[Int(raw)] }
-    public var namespace: NamespaceID { Schema.fieldNamespace[Int(raw)] }
+    public var kind: FieldKind {
+        switch raw {
+        case 1: return .bool
+        case 2, 6: return .int
+        default: return .string
+        }
+    }
+    public var namespace: NamespaceID { raw < 3 ? .todos : raw < 5 ? .profiles : .posts }
     public var description: String { name }
 }
 
@@ -60,8 +74,8 @@ public struct LinkID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var name: String { Schema.linkNames[Int(raw)] }
     public var reverseName: String { Schema.linkReverseNames[Int(raw)] }
-    public var from: NamespaceID { Schema.linkFrom[Int(raw)] }
-    public var to: NamespaceID { Schema.linkTo[Int(raw)] }
+    public var from: NamespaceID { .posts }
+    public var to: NamespaceID { .profiles }
     public var description: String { name }
 }
 
@@ -80,8 +94,8 @@ public enum Schema {
     public static let linkTo: [NamespaceID] = [.profiles]
     public static let linksByNamespace: [[LinkID]] = [[], [], [.author]]
 
-    public static var fieldCount: Int { fieldNames.count }
-    public static var linkCount: Int { linkNames.count }
+    public static var fieldCount: Int { 7 }
+    public static var linkCount: Int { 1 }
 
     public static func field(named name: String, in ns: NamespaceID? = nil) -> FieldID? {
         guard let i = fieldNames.firstIndex(of: name) else { return nil }
@@ -93,4 +107,20 @@ public enum Schema {
     public static func link(named name: String) -> LinkID? {
         linkNames.firstIndex(of: name).map { LinkID(UInt8($0)) }
     }
+}
+
+/// A namespace's fields: a range of field ids, as a collection without storage.
+public struct FieldList: RandomAccessCollection, Sendable, Hashable {
+    public let lower: UInt8, upper: UInt8
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { Int(upper - lower) }
+    public subscript(i: Int) -> FieldID { FieldID(lower + UInt8(i)) }
+}
+
+/// A namespace's links, likewise.
+public struct LinkList: RandomAccessCollection, Sendable, Hashable {
+    public let lower: UInt8, upper: UInt8
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { Int(upper - lower) }
+    public subscript(i: Int) -> LinkID { LinkID(lower + UInt8(i)) }
 }
