@@ -23,13 +23,7 @@ public struct InstantClient: ClientMachine {
     public typealias Down = InstantDown
 
     /// The socket status (Reactor's STATUS), the connection dimension of seed 000 §2.1.1.
-    public enum Status: Sendable, Equatable {
-        case closed
-        case connecting
-        /// Socket open, `init` sent, waiting for `init-ok`.
-        case opened
-        case authenticated
-    }
+    public typealias Status = ReactorConnection.Status
 
     public struct PendingMutation: Sendable, Hashable {
         public var eventID: UInt64
@@ -93,9 +87,10 @@ public struct InstantClient: ClientMachine {
     let sendTimeoutMs: Int64
     var random: SimRandom
 
-    public private(set) var online = false
-    public private(set) var status = Status.closed
-    var backoffAttempt = 0
+    /// Online flag, socket status and backoff (shared with every InstantDB client).
+    public private(set) var connection = ReactorConnection()
+    public var online: Bool { connection.online }
+    public var status: Status { connection.status }
     public private(set) var pending: [PendingMutation] = []
     var timers: [(TimerID, UInt64)] = []
     var nextTimer: UInt32 = 1
@@ -103,7 +98,7 @@ public struct InstantClient: ClientMachine {
     var cache: [CachedResult] = []
     var nextSerial: UInt64 = 1
 
-    static let reconnectTimer = TimerID(0)
+    static let reconnectTimer = ReactorConnection.reconnectTimer
 
     public init(context: ClientContext, fullEntity: Bool, restoring durable: Durable?) {
         id = context.id
@@ -136,20 +131,12 @@ public struct InstantClient: ClientMachine {
 
     public mutating func handle(_ input: ClientInput<InstantDown>, now: Int64, out: inout ClientOutbox<InstantUp>) {
         switch input {
-        case .network(.online):
-            online = true
-            if status == .closed { startSocket(out: &out) }
-        case .network(.offline):
-            online = false
-            status = .closed
-            out(.cancelTimer(Self.reconnectTimer))
+        case .network(let d):
+            connection.network(d, out: &out)
         case .connected:
-            guard status == .connecting else { out(.event(.invalidInput("connected while \(status)"))); return }
-            status = .opened
-            out(.send(.initialize))
+            connection.connected(out: &out)
         case .disconnected:
-            status = .closed
-            scheduleReconnect(out: &out)
+            connection.disconnected(out: &out)
         case .timerFired(let t):
             timerFired(t, out: &out)
         case .received(let m):
@@ -159,23 +146,9 @@ public struct InstantClient: ClientMachine {
         }
     }
 
-    mutating func startSocket(out: inout ClientOutbox<InstantUp>) {
-        guard online else { return }
-        status = .connecting
-        out(.connect)
-    }
-
-    /// Backoff 0, 1, 2 … 10 s; skipped while offline (the online event reconnects at once).
-    mutating func scheduleReconnect(out: inout ClientOutbox<InstantUp>) {
-        guard online else { return }
-        let delay = Int64(min(backoffAttempt, 10)) * 1_000
-        backoffAttempt += 1
-        out(.setTimer(Self.reconnectTimer, afterMs: delay))
-    }
-
     mutating func timerFired(_ t: TimerID, out: inout ClientOutbox<InstantUp>) {
         if t == Self.reconnectTimer {
-            if status == .closed { startSocket(out: &out) }
+            connection.reconnectTimerFired(out: &out)
             return
         }
         guard let ti = timers.firstIndex(where: { $0.0 == t }) else { return }
@@ -193,9 +166,7 @@ public struct InstantClient: ClientMachine {
     mutating func receive(_ m: InstantDown, out: inout ClientOutbox<InstantUp>) {
         switch m {
         case .initOk:
-            guard status == .opened else { out(.event(.invalidInput("init-ok while \(status)"))); return }
-            status = .authenticated
-            backoffAttempt = 0
+            guard connection.initOk(out: &out) else { return }
             for q in queries { out(.send(.addQuery(q.key, q.query))) }
             flushPending(out: &out)
         case .addQueryOk(let k, let r, let tx), .refreshOk(let k, let r, let tx):

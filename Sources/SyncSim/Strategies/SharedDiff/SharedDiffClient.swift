@@ -55,9 +55,10 @@ public struct SharedDiffClient: ClientMachine {
     let sendTimeoutMs: Int64
     var random: SimRandom
 
-    public private(set) var online = false
-    public private(set) var status = Status.closed
-    var backoffAttempt = 0
+    /// Online flag, socket status and backoff (shared with every InstantDB client).
+    public private(set) var connection = ReactorConnection()
+    public var online: Bool { connection.online }
+    public var status: Status { connection.status }
     public internal(set) var pending: [SaveMutation] = []
     public internal(set) var unsaved: [UnsavedWrite] = []
     var confirmed = Set<WriteID>()
@@ -66,7 +67,7 @@ public struct SharedDiffClient: ClientMachine {
     var collections: [Collection] = []
     var cache: [InstantClient.CachedResult] = []
 
-    static let reconnectTimer = TimerID(0)
+    static let reconnectTimer = ReactorConnection.reconnectTimer
     /// Save timers live above this bit (`saveTimerBit | subscription`); send timeouts below it.
     static let saveTimerBit: UInt32 = 1 << 31
     /// `save()` runs this many ms after the write that triggered it (SharingInstant saves in an
@@ -103,20 +104,12 @@ public struct SharedDiffClient: ClientMachine {
 
     public mutating func handle(_ input: ClientInput<InstantDown>, now: Int64, out: inout ClientOutbox<InstantUp>) {
         switch input {
-        case .network(.online):
-            online = true
-            if status == .closed { startSocket(out: &out) }
-        case .network(.offline):
-            online = false
-            status = .closed
-            out(.cancelTimer(Self.reconnectTimer))
+        case .network(let d):
+            connection.network(d, out: &out)
         case .connected:
-            guard status == .connecting else { out(.event(.invalidInput("connected while \(status)"))); return }
-            status = .opened
-            out(.send(.initialize))
+            connection.connected(out: &out)
         case .disconnected:
-            status = .closed
-            scheduleReconnect(out: &out)
+            connection.disconnected(out: &out)
         case .timerFired(let t):
             timerFired(t, out: &out)
         case .received(let m):
@@ -126,23 +119,9 @@ public struct SharedDiffClient: ClientMachine {
         }
     }
 
-    mutating func startSocket(out: inout ClientOutbox<InstantUp>) {
-        guard online else { return }
-        status = .connecting
-        out(.connect)
-    }
-
-    /// Backoff 0, 1, 2 … 10 s; skipped while offline (the online event reconnects at once).
-    mutating func scheduleReconnect(out: inout ClientOutbox<InstantUp>) {
-        guard online else { return }
-        let delay = Int64(min(backoffAttempt, 10)) * 1_000
-        backoffAttempt += 1
-        out(.setTimer(Self.reconnectTimer, afterMs: delay))
-    }
-
     mutating func timerFired(_ t: TimerID, out: inout ClientOutbox<InstantUp>) {
         if t == Self.reconnectTimer {
-            if status == .closed { startSocket(out: &out) }
+            connection.reconnectTimerFired(out: &out)
             return
         }
         if t.raw & Self.saveTimerBit != 0 {
@@ -163,9 +142,7 @@ public struct SharedDiffClient: ClientMachine {
     mutating func receive(_ m: InstantDown, out: inout ClientOutbox<InstantUp>) {
         switch m {
         case .initOk:
-            guard status == .opened else { out(.event(.invalidInput("init-ok while \(status)"))); return }
-            status = .authenticated
-            backoffAttempt = 0
+            guard connection.initOk(out: &out) else { return }
             for c in collections { out(.send(.addQuery(c.key, c.query))) }
             for m in pending where m.txID == nil { send(m, out: &out) }
         case .addQueryOk(let k, let r, let tx), .refreshOk(let k, let r, let tx):
