@@ -59,8 +59,8 @@ struct BenchCommand: Command {
                           jobs: jobs, manyJobsSeconds: tn, manyJobsEventsPerSecond: Double(ev) / tn, speedup: t1 / tn)
             rows.append(row)
             if !json {
-                print(String(format: "%-14@ %6d schedules %9d events | 1 job: %8.0f events/s %7.1f schedules/s | %d jobs: %8.0f events/s (×%.2f)",
-                             row.strategy as NSString, seeds, ev, row.oneJobEventsPerSecond, row.oneJobSchedulesPerSecond,
+                print(row.strategy.padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %6d schedules %9d events | 1 job: %8.0f events/s %7.1f schedules/s | %d jobs: %8.0f events/s (×%.2f)",
+                             seeds, ev, row.oneJobEventsPerSecond, row.oneJobSchedulesPerSecond,
                              jobs, row.manyJobsEventsPerSecond, row.speedup))
             }
         }

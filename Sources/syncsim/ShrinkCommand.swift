@@ -124,7 +124,7 @@ extension ShrinkCommand {
             let r = rows.filter { $0.inv == inv }
             guard !r.isEmpty else { continue }
             let worst = r.max { ($0.after, $1.seed) < ($1.after, $0.seed) }!
-            print(String(format: "%-30@ %4d   %6d / %-6d          %3d / %-3d       %.3f / %.3f   (longest: seed %d)", inv.rawValue as NSString, r.count,
+            print(inv.rawValue.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: " %4d   %6d / %-6d          %3d / %-3d       %.3f / %.3f   (longest: seed %d)", r.count,
                          med(r.map(\.before)), r.map(\.before).max()!, med(r.map(\.after)), r.map(\.after).max()!,
                          med(r.map(\.seconds)), r.map(\.seconds).max()!, worst.seed))
         }
