@@ -57,18 +57,7 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
     /// exist, or the records whose link points at a root; the entries are roots and children
     /// once each, in id order. Computed with one flag per id slot instead of sorting.
     public func evaluate(_ store: EntityStore) -> QueryResult {
-        withFlags(store) { recs, flags, rootCount, entryCount in
-            var roots: [EntityID] = []
-            roots.reserveCapacity(rootCount)
-            var entries: [QueryResult.Entry] = []
-            entries.reserveCapacity(entryCount)
-            for i in 0..<recs.count where flags[i] != 0 {
-                let id = EntityID(UInt32(i))
-                if flags[i] & 1 != 0 { roots.append(id) }
-                entries.append(QueryResult.Entry(id: id, record: recs[i]!))
-            }
-            return QueryResult(roots: roots, entries: entries)
-        }
+        evaluate(store, unlessEqualTo: nil)!
     }
 
     /// `evaluate(store)`, or nil when that equals `previous` (checked before building it).

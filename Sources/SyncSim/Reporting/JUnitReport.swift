@@ -31,19 +31,5 @@ public enum JUnitReport {
         return o
     }
 
-    static func esc(_ s: String) -> String {
-        var o = ""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "&": o += "&amp;"
-            case "<": o += "&lt;"
-            case ">": o += "&gt;"
-            case "\"": o += "&quot;"
-            case "'": o += "&apos;"
-            default:
-                if ch.value < 0x20 && ch != "\n" && ch != "\t" { o += " " } else { o.unicodeScalars.append(ch) }
-            }
-        }
-        return o
-    }
+    static func esc(_ s: String) -> String { htmlEscape(s) }
 }

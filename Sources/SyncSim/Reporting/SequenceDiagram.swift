@@ -370,7 +370,8 @@ func svgNum(_ v: Double) -> String {
     return a % 10 == 0 ? "\(sign)\(a / 10)" : "\(sign)\(a / 10).\(a % 10)"
 }
 
-/// Escapes text for HTML and SVG content and attribute values.
+/// Escapes text for HTML, SVG and XML (JUnit) content and attribute values. Control
+/// characters other than newline and tab, which XML 1.0 forbids, become spaces.
 func htmlEscape(_ s: String) -> String {
     var out = ""
     out.reserveCapacity(s.count)
@@ -381,7 +382,8 @@ func htmlEscape(_ s: String) -> String {
         case ">": out += "&gt;"
         case "\"": out += "&quot;"
         case "'": out += "&#39;"
-        default: out.unicodeScalars.append(ch)
+        default:
+            if ch.value < 0x20 && ch != "\n" && ch != "\t" { out += " " } else { out.unicodeScalars.append(ch) }
         }
     }
     return out

@@ -21,45 +21,52 @@ func rejectUnknownKeys(_ decoder: Decoder, allowed: [String]) throws {
     }
 }
 
-extension NamespaceID: Codable {
+/// Schema ids are written by name (`"todos"`, `"title"`, `"author"`); an unknown name is an
+/// error listing the valid ones.
+protocol SchemaNamed: Codable {
+    static var kindName: String { get }
+    static var names: [String] { get }
+    init?(schemaName: String)
+    var name: String { get }
+}
+
+extension SchemaNamed {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         let s = try c.decode(String.self)
-        guard let n = NamespaceID(name: s) else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown namespace '\(s)'; expected one of: \(Schema.namespaceNames.joined(separator: ", "))")
+        guard let v = Self(schemaName: s) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown \(Self.kindName) '\(s)'; expected one of: \(Self.names.joined(separator: ", "))")
         }
-        self = n
+        self = v
     }
+
     public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer(); try c.encode(name)
+        var c = encoder.singleValueContainer()
+        try c.encode(name)
     }
 }
 
-extension FieldID: Codable {
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        let s = try c.decode(String.self)
-        guard let f = Schema.field(named: s) else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown field '\(s)'; expected one of: \(Schema.fieldNames.joined(separator: ", "))")
-        }
+extension NamespaceID: SchemaNamed {
+    static var kindName: String { "namespace" }
+    static var names: [String] { Schema.namespaceNames }
+    init?(schemaName: String) { self.init(name: schemaName) }
+}
+
+extension FieldID: SchemaNamed {
+    static var kindName: String { "field" }
+    static var names: [String] { Schema.fieldNames }
+    init?(schemaName: String) {
+        guard let f = Schema.field(named: schemaName) else { return nil }
         self = f
     }
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer(); try c.encode(name)
-    }
 }
 
-extension LinkID: Codable {
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        let s = try c.decode(String.self)
-        guard let l = Schema.link(named: s) else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown link '\(s)'; expected one of: \(Schema.linkNames.joined(separator: ", "))")
-        }
+extension LinkID: SchemaNamed {
+    static var kindName: String { "link" }
+    static var names: [String] { Schema.linkNames }
+    init?(schemaName: String) {
+        guard let l = Schema.link(named: schemaName) else { return nil }
         self = l
-    }
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer(); try c.encode(name)
     }
 }
 
