@@ -10,9 +10,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "SyncSim"),
-        .executableTarget(name: "syncsim", dependencies: ["SyncSim"]),
+        .executableTarget(name: "syncsim", dependencies: ["SyncSim"], path: "Sources/SyncSimCLI"),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim"]),
-        .testTarget(name: "syncsimTests", dependencies: ["SyncSim"]),
+        .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSim"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

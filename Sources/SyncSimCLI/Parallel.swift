@@ -3,26 +3,32 @@ import Foundation
 /// Runs independent jobs on `jobs` threads. Each simulation stays single-threaded and
 /// deterministic; only whole runs are spread across cores, and results are returned in index
 /// order, so the output never depends on scheduling.
-func parallelMap<T>(_ count: Int, jobs: Int, _ body: @escaping (Int) -> T) -> [T] {
+func parallelMap<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
     if jobs <= 1 || count <= 1 { return (0..<count).map(body) }
-    let lock = NSLock()
-    var results = [T?](repeating: nil, count: count)
-    var next = 0
+    let slots = ParallelSlots<T>(count)
     let workers = min(jobs, count)
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
         while true {
-            lock.lock()
-            let i = next
-            next += 1
-            lock.unlock()
+            slots.lock.lock()
+            let i = slots.next
+            slots.next += 1
+            slots.lock.unlock()
             if i >= count { return }
             let r = body(i)
-            lock.lock()
-            results[i] = r
-            lock.unlock()
+            slots.lock.lock()
+            slots.results[i] = r
+            slots.lock.unlock()
         }
     }
-    return results.map { $0! }
+    return slots.results.map { $0! }
+}
+
+/// The workers' shared results and cursor; every access holds `lock`.
+private final class ParallelSlots<T>: @unchecked Sendable {
+    let lock = NSLock()
+    var results: [T?]
+    var next = 0
+    init(_ n: Int) { results = [T?](repeating: nil, count: n) }
 }
 
 /// Wall-clock seconds, for measuring the harness itself (never inside a simulation).

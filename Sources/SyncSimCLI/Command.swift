@@ -23,7 +23,18 @@ func printError(_ s: String) {
 
 struct StandardError: TextOutputStream {
     mutating func write(_ s: String) {
-        fputs(s, stderr)
+        writeStandardError(s)
+    }
+}
+
+/// Writes bytes to file descriptor 2 (no shared `FILE *` global, so it is safe from any thread).
+func writeStandardError(_ s: String) {
+    var bytes = Array(s.utf8)
+    var off = 0
+    while off < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + off, $0.count - off) }
+        if n <= 0 { return }
+        off += n
     }
 }
 

@@ -74,12 +74,12 @@ struct ShrinkCommand: Command {
         let interactive = stderrIsTerminal
         guard let outcome = shrinkFailure(strategy, schedule, seed: seed, invariant: target, progress: { p in
             let line = "shrinking: \(p.actions) actions after \(p.runs) runs (\(p.pass))"
-            if interactive { fputs("\r\u{1B}[K" + line, stderr) } else { printError(line) }
+            if interactive { writeStandardError("\r\u{1B}[K" + line) } else { printError(line) }
         }) else {
             printError("the failure did not reproduce while shrinking")
             return ExitCode.violation
         }
-        if interactive { fputs("\r\u{1B}[K", stderr) }
+        if interactive { writeStandardError("\r\u{1B}[K") }
         let scenario = Scenario(
             title: "\(strategy.info.name) violates \(target) (shrunk from seed \(seed))",
             description: outcome.violation.explanation,
@@ -106,9 +106,10 @@ extension ShrinkCommand {
         }
         var work: [(UInt64, InvariantID)] = []
         for (i, invs) in firsts.enumerated() { for inv in invs { work.append((seeds[i], inv)) } }
-        struct Row { var inv: InvariantID; var seed: UInt64; var before: Int; var after: Int; var seconds: Double; var kept: Bool }
+        let work0 = work
+        struct Row: Sendable { var inv: InvariantID; var seed: UInt64; var before: Int; var after: Int; var seconds: Double; var kept: Bool }
         let rows: [Row] = parallelMap(work.count, jobs: jobs) { i in
-            let (seed, inv) = work[i]
+            let (seed, inv) = work0[i]
             let s = gen.generate(seed: seed)
             let t0 = wallSeconds()
             let out = shrinkFailure(strategy, s, seed: seed, invariant: inv)

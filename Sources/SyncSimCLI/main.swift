@@ -3,9 +3,9 @@ import SyncSim
 
 /// `syncsim`: the command-line front of SyncSim. Thin: parsing, printing and files only; every
 /// decision about a simulation lives in the SyncSim library.
-let commands: [Command.Type] = [FuzzCommand.self, RunCommand.self, ReplayCommand.self, ShrinkCommand.self, MergeCommand.self, ListCommand.self, BenchCommand.self]
+nonisolated(unsafe) let commands: [Command.Type] = [FuzzCommand.self, RunCommand.self, ReplayCommand.self, ShrinkCommand.self, MergeCommand.self, ListCommand.self, BenchCommand.self]
 
-let rootHelp = """
+nonisolated(unsafe) let rootHelp = """
 syncsim — deterministic simulation and property testing for offline-first sync engines
 
 USAGE: syncsim <command> [options]

@@ -108,20 +108,17 @@ struct FuzzCommand: Command {
         // Schedules are generated inside the jobs (cheap next to a run), so a huge seed range
         // costs nothing up front and a time budget is honoured from the first second.
 
-        let lock = NSLock()
-        var stop = false
+        let stop = StopFlag()
+        let chosen = strategies
         let results: [RunRecord?] = parallelMap(plan.count, jobs: jobs) { i in
-            lock.lock(); let halt = stop || wallSeconds() > deadline; lock.unlock()
-            if halt { return nil }
+            if stop.isSet || wallSeconds() > deadline { return nil }
             let (seed, si) = plan[i]
-            let s = strategies[si]
+            let s = chosen[si]
             let schedule = gen.generate(seed: seed)
             guard let r = try? simulate(s, schedule, seed: seed) else { return nil }
             let rec = RunRecord(r, schedule: schedule)
             let contractBroken = r.violations.contains { s.info.contract.contains($0.invariant) }
-            lock.lock()
-            if stopOnFirst && contractBroken { stop = true }
-            lock.unlock()
+            if stopOnFirst && contractBroken { stop.set() }
             progress.done(failed: !rec.violated.isEmpty)
             return rec
         }
@@ -139,9 +136,11 @@ struct FuzzCommand: Command {
             }
         }
         let ts = wallSeconds()
-        let failures: [FuzzReport.Failure] = parallelMap(cells.count, jobs: jobs) { i in
-            let (si, inv, seed) = cells[i]
-            return makeFailure(strategies[si], inv, seed: seed, schedule: gen.generate(seed: seed), shrink: !noShrink,
+        let cellsToShrink = cells
+        let chosenToShrink = strategies
+        let failures: [FuzzReport.Failure] = parallelMap(cellsToShrink.count, jobs: jobs) { i in
+            let (si, inv, seed) = cellsToShrink[i]
+            return makeFailure(chosenToShrink[si], inv, seed: seed, schedule: gen.generate(seed: seed), shrink: !noShrink,
                                deadline: deadline, reportDir: reportDir, clients: clients, actions: actions, swarm: !noSwarm)
         }
         let shrinkSeconds = wallSeconds() - ts
@@ -214,6 +213,14 @@ struct FuzzCommand: Command {
     }
 }
 
+/// A flag any worker may raise.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
+}
+
 /// Progress on standard error: a live line on a terminal, plain periodic lines otherwise.
 final class Progress: @unchecked Sendable {
     let total: Int
@@ -237,10 +244,10 @@ final class Progress: @unchecked Sendable {
         let rate = Double(done) / max(now - start, 1e-9)
         let eta = rate > 0 ? Double(total - done) / rate : 0
         let line = String(format: "runs %d/%d (%.0f%%)  %.1f runs/s  runs with violations %d  ETA %.0fs", done, total, 100 * Double(done) / Double(max(total, 1)), rate, failed, eta)
-        if tty { fputs("\r\u{1B}[K" + line, stderr) } else { fputs(line + "\n", stderr) }
+        if tty { writeStandardError("\r\u{1B}[K" + line) } else { writeStandardError(line + "\n") }
     }
 
-    func finish() { if tty && !quiet { fputs("\r\u{1B}[K", stderr) } }
+    func finish() { if tty && !quiet { writeStandardError("\r\u{1B}[K") } }
 }
 
 func utcStamp() -> String {
