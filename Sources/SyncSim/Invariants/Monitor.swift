@@ -26,8 +26,15 @@ struct Monitor {
     var beforePending: [WriteID] = []
     var beforePendingCount = 0
 
-    init(clients: Int) {
+    /// The run's data model (which fields each entity has).
+    let schema: Schema
+
+    /// An empty monitor to swap in while the real one is lent out.
+    static let placeholder = Monitor(clients: 0, schema: .default)
+
+    init(clients: Int, schema: Schema) {
         clientCount = clients
+        self.schema = schema
         cachedQueries = Array(repeating: [], count: clients)
     }
 
@@ -80,13 +87,13 @@ struct Monitor {
                 if !deleteIntents.contains(e) && !ghostReported.contains(e) {
                     ghostReported.insert(e)
                     report(Violation(.noGhostDeletion, at: time, entity: e,
-                                     "the server deleted \(EntityRef(e, op.namespace)) (tx \(tx.txID) from \(tx.origin)) but nobody asked to delete it"))
+                                     "the server deleted \(EntityRef(e, op.namespace(in: schema))) (tx \(tx.txID) from \(tx.origin)) but nobody asked to delete it"))
                 }
                 deletedOnServer.insert(e)
             } else if deletedOnServer.contains(e), data.contains(e), !resurrectionReported.contains(e) {
                 resurrectionReported.insert(e)
                 report(Violation(.noResurrection, at: time, entity: e,
-                                 "\(EntityRef(e, op.namespace)) exists again after its deletion was applied (tx \(tx.txID) from \(tx.origin): \(op))"))
+                                 "\(EntityRef(e, op.namespace(in: schema))) exists again after its deletion was applied (tx \(tx.txID) from \(tx.origin): \(op))"))
             }
         }
     }
@@ -147,7 +154,7 @@ struct Monitor {
                     if let rec = r.record(e) {
                         for x in a where rec[x.field] != x.value {
                             report(Violation(.readYourWrites, at: t, client: c, entity: e,
-                                             "right after \(c) wrote \(EntityRef(e, op.namespace)).\(x.field.name) = \(x.value) (\(w.id)), \(s) shows \(rec[x.field].map(\.description) ?? "nothing")"))
+                                             "right after \(c) wrote \(EntityRef(e, op.namespace(in: schema))).\(x.field.name) = \(x.value) (\(w.id)), \(s) shows \(rec[x.field].map(\.description) ?? "nothing")"))
                             return
                         }
                     } else if case .create(_, let ns, let a) = op, q.filter == nil || a.contains(q.filter!), ns == q.namespace {
@@ -158,7 +165,7 @@ struct Monitor {
                 case .delete:
                     if r.roots.contains(e) {
                         report(Violation(.readYourWrites, at: t, client: c, entity: e,
-                                         "right after \(c) deleted \(EntityRef(e, op.namespace)) (\(w.id)), \(s) still shows it"))
+                                         "right after \(c) deleted \(EntityRef(e, op.namespace(in: schema))) (\(w.id)), \(s) still shows it"))
                         return
                     }
                 case .link, .unlink: break
@@ -308,7 +315,7 @@ struct Monitor {
         let maxSkew = max(0, (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0)
         func skew(_ o: Origin) -> Int64 { if case .client(let c) = o { return sim.options.skew(of: c) } else { return 0 } }
         for (id, rec) in data.entities {
-            for f in rec.namespace.fields {
+            for f in schema.fields(of: rec.namespace) {
                 let k = key(id, f)
                 guard let cands = candidates[k], !cands.isEmpty, let final = rec[f] else { continue }
                 var acceptable: [(History.Intent, FieldValue)] = []

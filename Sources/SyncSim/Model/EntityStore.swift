@@ -1,26 +1,99 @@
-/// One entity's data: a fixed-size slot per global field and per link (nil = absent).
+/// One entity's data: a slot per field id and per link id of its schema (nil = absent), and, for
+/// schemas with has-many links, each such link's set of targets (ascending).
 public struct EntityRecord: Hashable, Sendable, StableHashable {
     public var namespace: NamespaceID
     public var values: [FieldValue?]
+    /// Cardinality-one links' targets, by link id (a has-many link's slot stays nil).
     public var links: [EntityID?]
+    /// Has-many links' targets, by link id, ascending; empty (no storage) when the schema has
+    /// no has-many link, so records of such schemas cost what they did before has-many existed.
+    public var manyLinks: [[EntityID]]
 
-    public init(namespace: NamespaceID) {
+    /// A blank record of `namespace` with one slot per field and link of `schema`.
+    public init(namespace: NamespaceID, schema: Schema) {
         self.namespace = namespace
         // Fresh slots per record: sharing one global blank array between records saves an
         // allocation but makes its reference count a point of contention between threads
         // running simulations in parallel.
-        values = [nil, nil, nil, nil, nil, nil, nil]
-        links = [nil]
+        values = Array(repeating: nil, count: schema.fieldCount)
+        links = Array(repeating: nil, count: schema.linkCount)
+        manyLinks = schema.hasManyLinks ? Array(repeating: [], count: schema.linkCount) : []
     }
 
     @inline(__always) public subscript(field: FieldID) -> FieldValue? {
-        get { values[Int(field.raw)] }
+        get { Int(field.raw) < values.count ? values[Int(field.raw)] : nil }
         set { values[Int(field.raw)] = newValue }
     }
 
+    /// A cardinality-one link's target.
     @inline(__always) public subscript(link: LinkID) -> EntityID? {
-        get { links[Int(link.raw)] }
+        get { Int(link.raw) < links.count ? links[Int(link.raw)] : nil }
         set { links[Int(link.raw)] = newValue }
+    }
+
+    /// Every target of a link, whatever its cardinality, ascending.
+    public func targets(_ link: LinkID) -> [EntityID] {
+        if let t = self[link] { return [t] }
+        return Int(link.raw) < manyLinks.count ? manyLinks[Int(link.raw)] : []
+    }
+
+    /// Whether `link` points at `target`.
+    @inline(__always) public func points(_ link: LinkID, at target: EntityID) -> Bool {
+        let i = Int(link.raw)
+        if i < links.count, links[i] == target { return true }
+        return i < manyLinks.count && manyLinks[i].contains(target)
+    }
+
+    /// Whether any link of this record points at `target`.
+    public func refers(to target: EntityID) -> Bool {
+        if links.contains(target) { return true }
+        for m in manyLinks where m.contains(target) { return true }
+        return false
+    }
+
+    /// Points `link` at `target`: replaces a cardinality-one target, adds to a has-many set (kept
+    /// ascending). Returns whether the record changed.
+    @discardableResult
+    public mutating func setLink(_ link: LinkID, to target: EntityID, many: Bool) -> Bool {
+        let i = Int(link.raw)
+        if many {
+            guard i < manyLinks.count, !manyLinks[i].contains(target) else { return false }
+            let at = manyLinks[i].firstIndex { $0 > target } ?? manyLinks[i].count
+            manyLinks[i].insert(target, at: at)
+            return true
+        }
+        guard i < links.count, links[i] != target else { return false }
+        links[i] = target
+        return true
+    }
+
+    /// Removes `target` from `link`. Returns whether the record changed.
+    @discardableResult
+    public mutating func clearLink(_ link: LinkID, from target: EntityID) -> Bool {
+        let i = Int(link.raw)
+        if i < links.count, links[i] == target { links[i] = nil; return true }
+        if i < manyLinks.count, let k = manyLinks[i].firstIndex(of: target) { manyLinks[i].remove(at: k); return true }
+        return false
+    }
+
+    /// Keeps only the targets of `link` that `keep` accepts.
+    public mutating func filterLink(_ link: LinkID, _ keep: (EntityID) -> Bool) {
+        let i = Int(link.raw)
+        if i < links.count, let t = links[i], !keep(t) { links[i] = nil }
+        if i < manyLinks.count, manyLinks[i].contains(where: { !keep($0) }) { manyLinks[i].removeAll { !keep($0) } }
+    }
+
+    /// Sets `link` to exactly what it is in `other` (either cardinality).
+    public mutating func copyLink(_ link: LinkID, from other: EntityRecord) {
+        let i = Int(link.raw)
+        if i < links.count { links[i] = i < other.links.count ? other.links[i] : nil }
+        if i < manyLinks.count { manyLinks[i] = i < other.manyLinks.count ? other.manyLinks[i] : [] }
+    }
+
+    /// Removes every link to `target`.
+    public mutating func removeLinks(to target: EntityID) {
+        for l in links.indices where links[l] == target { links[l] = nil }
+        for l in manyLinks.indices { manyLinks[l].removeAll { $0 == target } }
     }
 
     public func stableHash(into h: inout StableHasher) {
@@ -40,13 +113,23 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
                 if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
             }
         }
+        // Only schemas with has-many links have target sets (so runs of other schemas hash as
+        // they always did).
+        for m in manyLinks {
+            h.combine(m.count)
+            for t in m { h.combine(t.raw) }
+        }
     }
 
-    /// `{title = "Te", done = true, author → profile#2}`
+    /// `{title = "Te", done = true, author → profile#2}`, named by `Schema.describing`.
     public var summary: String {
+        let schema = Schema.describing
+        guard schema.contains(namespace) else { return "{?}" }
         var parts: [String] = []
-        for f in namespace.fields { if let v = self[f] { parts.append("\(f.name) = \(v)") } }
-        for l in namespace.links { if let t = self[l] { parts.append("\(l.name) → \(EntityRef(t, l.to))") } }
+        for f in schema.fields(of: namespace) { if let v = self[f] { parts.append("\(f.name) = \(v)") } }
+        for l in schema.links(of: namespace) {
+            for t in targets(l) { parts.append("\(l.name) → \(EntityRef(t, schema.target(of: l)))") }
+        }
         return "{" + parts.joined(separator: ", ") + "}"
     }
 }
@@ -59,6 +142,8 @@ public enum ApplyError: Error, Hashable, Sendable, CustomStringConvertible {
     case fieldNotInNamespace(FieldID, NamespaceID)
     case wrongFieldType(FieldID)
     case missingLinkTarget(EntityID)
+    /// A namespace, field or link id the schema does not have.
+    case unknownID(String)
 
     public var description: String {
         switch self {
@@ -68,6 +153,7 @@ public enum ApplyError: Error, Hashable, Sendable, CustomStringConvertible {
         case .fieldNotInNamespace(let f, let ns): return "field \(f.name) is not a field of \(ns.name)"
         case .wrongFieldType(let f): return "wrong value type for \(f.name)"
         case .missingLinkTarget(let e): return "link target \(e.raw) does not exist"
+        case .unknownID(let what): return "\(what) is not in the schema"
         }
     }
 }
@@ -82,7 +168,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     public init() {}
 
     /// The store holding exactly a query result's entries (as if each were assigned in turn).
-    init(entriesOf r: QueryResult) {
+    public init(entriesOf r: QueryResult) {
         var n = 0
         for e in r.entries { n = max(n, Int(e.id.raw) + 1) }
         guard n > 0 else { return }
@@ -123,20 +209,23 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     /// How a write mode treats an update of a missing entity.
     public enum UpdateMode: Sendable { case update, upsert }
 
-    /// Validates and applies one step.
+    /// Validates and applies one step of `schema`'s data.
     ///  - `create` of an existing entity fails (`alreadyExists`), as InstantDB's create mode does.
     ///  - `update` of a missing entity fails in `.update` mode and creates a partial entity in `.upsert`.
     ///  - `delete` removes the entity and every link pointing at it; deleting a missing entity is a no-op.
-    public mutating func apply(_ op: Op, mode: UpdateMode = .upsert) -> ApplyError? {
+    ///  - `link` replaces a cardinality-one link's target and adds to a has-many link's targets;
+    ///    `unlink` clears the one target if it is the given one, or removes it from the set.
+    /// Ids outside the schema are an `ApplyError`, never a crash.
+    public mutating func apply(_ op: Op, schema: Schema, mode: UpdateMode = .upsert) -> ApplyError? {
         switch op {
         case .create(let e, let ns, let a):
             if contains(e) { return .alreadyExists(e) }
-            if let err = Self.validate(a, ns) { return err }
-            var r = EntityRecord(namespace: ns)
+            if let err = Self.validate(a, ns, schema: schema) { return err }
+            var r = EntityRecord(namespace: ns, schema: schema)
             for x in a { r[x.field] = x.value }
             self[e] = r
         case .update(let e, let ns, let a):
-            if let err = Self.validate(a, ns) { return err }
+            if let err = Self.validate(a, ns, schema: schema) { return err }
             let i = Int(e.raw)
             if i < records.count, let have = records[i]?.namespace {
                 if have != ns { return .wrongNamespace(e) }
@@ -144,7 +233,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
                 for x in a { records[i]![x.field] = x.value }
             } else {
                 if mode == .update { return .missingEntity(e) }
-                var r = EntityRecord(namespace: ns)
+                var r = EntityRecord(namespace: ns, schema: schema)
                 for x in a { r[x.field] = x.value }
                 self[e] = r
             }
@@ -153,36 +242,42 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             self[e] = nil
             removeReferences(to: e)
         case .link(let e, let l, let t):
+            guard schema.contains(l) else { return .unknownID("link \(l.raw)") }
             guard let ns = self[e]?.namespace else { return .missingEntity(e) }
-            if ns != l.from { return .wrongNamespace(e) }
-            guard let tns = self[t]?.namespace, tns == l.to else { return .missingLinkTarget(t) }
-            records[Int(e.raw)]![l] = t
+            if ns != schema.source(of: l) { return .wrongNamespace(e) }
+            guard let tns = self[t]?.namespace, tns == schema.target(of: l) else { return .missingLinkTarget(t) }
+            records[Int(e.raw)]!.setLink(l, to: t, many: schema.isMany(l))
         case .unlink(let e, let l, let t):
+            guard schema.contains(l) else { return .unknownID("link \(l.raw)") }
             guard contains(e) else { return .missingEntity(e) }
-            if records[Int(e.raw)]![l] == t { records[Int(e.raw)]![l] = nil }
+            if records[Int(e.raw)]!.points(l, at: t) { records[Int(e.raw)]!.clearLink(l, from: t) }
         }
         return nil
     }
 
-    static func validate(_ a: [FieldAssignment], _ ns: NamespaceID) -> ApplyError? {
+    /// Checks a patch against `schema`: the namespace exists, every field is one of its fields,
+    /// every value has the field's kind.
+    public static func validate(_ a: [FieldAssignment], _ ns: NamespaceID, schema: Schema) -> ApplyError? {
+        guard schema.contains(ns) else { return .unknownID("namespace \(ns.raw)") }
         for x in a {
-            if x.field.namespace != ns { return .fieldNotInNamespace(x.field, ns) }
-            if x.value.kind != x.field.kind { return .wrongFieldType(x.field) }
+            guard schema.contains(x.field) else { return .unknownID("field \(x.field.raw)") }
+            if schema.namespace(of: x.field) != ns { return .fieldNotInNamespace(x.field, ns) }
+            if x.value.kind != schema.kind(of: x.field) { return .wrongFieldType(x.field) }
         }
         return nil
     }
 
     public mutating func removeReferences(to target: EntityID) {
         for i in records.indices {
-            guard let r = records[i], r.links.contains(target) else { continue }
-            for l in r.links.indices where records[i]!.links[l] == target { records[i]!.links[l] = nil }
+            guard let r = records[i], r.refers(to: target) else { continue }
+            records[i]!.removeLinks(to: target)
         }
     }
 
     /// Entities whose `link` points at `target` (the reverse view, e.g. `profile.posts`), in id order.
     public func referrers(to target: EntityID, via link: LinkID) -> [EntityID] {
         var out: [EntityID] = []
-        for (i, r) in records.enumerated() where r?[link] == target { out.append(EntityID(UInt32(i))) }
+        for (i, r) in records.enumerated() where r?.points(link, at: target) == true { out.append(EntityID(UInt32(i))) }
         return out
     }
 

@@ -1,7 +1,8 @@
 /// One step of a write: the common vocabulary of user intents and of most wire protocols.
 ///
 /// `update` names its namespace so that an upsert (InstantDB's update of an entity not in any
-/// cached store) can create the entity. Links are cardinality one: `link` replaces the target.
+/// cached store) can create the entity. `link` replaces a cardinality-one link's target and adds
+/// to a has-many link's targets; `unlink` removes the given target.
 public enum Op: Hashable, Sendable, CustomStringConvertible, StableHashable {
     case create(EntityID, NamespaceID, [FieldAssignment])
     case update(EntityID, NamespaceID, [FieldAssignment])
@@ -17,10 +18,11 @@ public enum Op: Hashable, Sendable, CustomStringConvertible, StableHashable {
         }
     }
 
-    public var namespace: NamespaceID {
+    /// The namespace of the entity the step changes (a link's source namespace in `schema`).
+    public func namespace(in schema: Schema) -> NamespaceID {
         switch self {
         case .create(_, let ns, _), .update(_, let ns, _), .delete(_, let ns): return ns
-        case .link(_, let l, _), .unlink(_, let l, _): return l.from
+        case .link(_, let l, _), .unlink(_, let l, _): return schema.contains(l) ? schema.source(of: l) : NamespaceID(UInt8.max)
         }
     }
 
@@ -42,9 +44,13 @@ public enum Op: Hashable, Sendable, CustomStringConvertible, StableHashable {
         case .delete(let e, let ns):
             return "delete \(EntityRef(e, ns))"
         case .link(let e, let l, let t):
-            return "link \(EntityRef(e, l.from)).\(l.name) → \(EntityRef(t, l.to))"
+            let s = Schema.describing
+            guard s.contains(l) else { return "link \(e.raw).link\(l.raw) → \(t.raw)" }
+            return "link \(EntityRef(e, s.source(of: l))).\(l.name) → \(EntityRef(t, s.target(of: l)))"
         case .unlink(let e, let l, let t):
-            return "unlink \(EntityRef(e, l.from)).\(l.name) ↛ \(EntityRef(t, l.to))"
+            let s = Schema.describing
+            guard s.contains(l) else { return "unlink \(e.raw).link\(l.raw) ↛ \(t.raw)" }
+            return "unlink \(EntityRef(e, s.source(of: l))).\(l.name) ↛ \(EntityRef(t, s.target(of: l)))"
         }
     }
 

@@ -1,5 +1,6 @@
 /// A subscription's query: one namespace, an optional equality filter, and optionally one level of
-/// linked entities (`posts` with their `author`, or `profiles` with their `posts`).
+/// linked entities (`posts` with their `author`, or `profiles` with their `posts`), over links of
+/// either cardinality (`notes` with their `tags`).
 ///
 /// Filtered queries and link-reached entities are the *partial views* of seed 001: a view that
 /// shows only some of a namespace's entities.
@@ -21,12 +22,12 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
         self.include = include
     }
 
-    /// The namespace of the linked entities this query reaches, if any.
-    public var includedNamespace: NamespaceID? {
+    /// The namespace of the linked entities this query reaches in `schema`, if any.
+    public func includedNamespace(in schema: Schema) -> NamespaceID? {
         switch include {
-        case .forward(let l)?: return l.to
-        case .reverse(let l)?: return l.from
-        case nil: return nil
+        case .forward(let l)? where schema.contains(l): return schema.target(of: l)
+        case .reverse(let l)? where schema.contains(l): return schema.source(of: l)
+        default: return nil
         }
     }
 
@@ -60,8 +61,9 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
         evaluate(store, unlessEqualTo: nil)!
     }
 
-    /// `evaluate(store)`, or nil when that equals `previous` (checked before building it).
-    func evaluate(_ store: EntityStore, unlessEqualTo previous: QueryResult?) -> QueryResult? {
+    /// `evaluate(store)`, or nil when that equals `previous` (checked before building it): a
+    /// view can tell "unchanged" without allocating a result.
+    public func evaluate(_ store: EntityStore, unlessEqualTo previous: QueryResult?) -> QueryResult? {
         withFlags(store) { recs, flags, rootCount, entryCount in
             if let r = previous, Self.same(recs, flags, rootCount, entryCount, r) { return nil }
             var roots: [EntityID] = []
@@ -127,17 +129,32 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
                 }
                 switch include {
                 case .forward(let l)?:
+                    let li = Int(l.raw)
                     for i in 0..<n where flags[i] & 1 != 0 {
-                        if let t = rb[i]![l] {
+                        let r = rb[i]!
+                        if let t = r[l] {
                             let j = Int(t.raw)
                             if j < n && rb[j] != nil { flags[j] |= 2 }
+                        } else if li < r.manyLinks.count {
+                            for t in r.manyLinks[li] {
+                                let j = Int(t.raw)
+                                if j < n && rb[j] != nil { flags[j] |= 2 }
+                            }
                         }
                     }
                 case .reverse(let l)?:
+                    let li = Int(l.raw)
                     for j in 0..<n {
-                        guard let r = rb[j], let t = r[l] else { continue }
-                        let i = Int(t.raw)
-                        if i < n && flags[i] & 1 != 0 { flags[j] |= 2 }
+                        guard let r = rb[j] else { continue }
+                        if let t = r[l] {
+                            let i = Int(t.raw)
+                            if i < n && flags[i] & 1 != 0 { flags[j] |= 2 }
+                        } else if li < r.manyLinks.count {
+                            for t in r.manyLinks[li] {
+                                let i = Int(t.raw)
+                                if i < n && flags[i] & 1 != 0 { flags[j] |= 2; break }
+                            }
+                        }
                     }
                 case nil: break
                 }

@@ -81,7 +81,7 @@ extension RunRecord {
         var pendingNow = Set<WriteID>()
         for c in r.clients { pendingNow.formUnion(c.pendingWrites) }
         writesLost = clientIntents.filter { !applied.contains($0.write.id) && !rejected.contains($0.write.id) && !pendingNow.contains($0.write.id) }.count
-        staleOverwrites = Self.staleOverwrites(r)
+        staleOverwrites = Self.staleOverwrites(r, schema: schedule.schema)
 
         var kinds: [String: Int] = [:]
         for a in schedule.actions { kinds[a.action.kind.rawValue, default: 0] += 1 }
@@ -99,7 +99,7 @@ extension RunRecord {
         situations = Self.situations(r, schedule: schedule).map(\.rawValue)
     }
 
-    static func staleOverwrites(_ r: RunResult) -> Int {
+    static func staleOverwrites(_ r: RunResult, schema: Schema) -> Int {
         let h = r.history
         // For each (entity, field): the applied intents that assigned it, with their values.
         var byKey: [UInt64: [(time: Int64, value: FieldValue, order: Int)]] = [:]
@@ -117,7 +117,7 @@ extension RunRecord {
         }
         var n = 0
         for (id, rec) in r.server.entities {
-            for f in rec.namespace.fields {
+            for f in schema.fields(of: rec.namespace) {
                 guard let final = rec[f], let writes = byKey[UInt64(id.raw) << 8 | UInt64(f.raw)], writes.count > 1 else { continue }
                 let latest = writes.map(\.time).max()!
                 // The write that put the final value there: the last applied one with that value.
@@ -159,7 +159,7 @@ extension RunRecord {
             case .subscribe(let c, _, let q) where q.filter != nil || q.include != nil:
                 partialSubs[c.index, default: []].append(q)
             case .create(let c, _, let ns, _):
-                if partialSubs[c.index]?.contains(where: { $0.namespace == ns || $0.includedNamespace == ns }) == true { partialWrite = true }
+                if partialSubs[c.index]?.contains(where: { $0.namespace == ns || $0.includedNamespace(in: schedule.schema) == ns }) == true { partialWrite = true }
             case .update(let c, _, _), .delete(let c, _):
                 if partialSubs[c.index]?.isEmpty == false { partialWrite = true }
             default: break

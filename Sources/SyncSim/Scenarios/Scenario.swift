@@ -66,7 +66,7 @@ public struct Scenario: Sendable {
 }
 
 extension Scenario: Codable {
-    enum K: String, CodingKey, CaseIterable { case format, title, description, strategy, expect, origin, options, initial, actions }
+    enum K: String, CodingKey, CaseIterable { case format, title, description, strategy, expect, origin, schema, options, initial, actions }
 
     public init(from decoder: Decoder) throws {
         try rejectUnknownKeys(decoder, allowed: K.allCases.map(\.rawValue))
@@ -181,6 +181,6 @@ extension Scenario {
 
     /// Canonical text: sorted keys, one action per line.
     public func encoded() throws -> String {
-        try JSONFormat.encode(self, leadingKeys: ["format", "title", "description", "strategy", "expect", "origin", "options", "initial", "actions"])
+        try JSONFormat.encode(self, leadingKeys: ["format", "title", "description", "strategy", "expect", "origin", "schema", "options", "initial", "actions"])
     }
 }

@@ -88,10 +88,10 @@ public struct Simulator<S: SyncStrategy> {
         clientTimerGen = Array(repeating: [:], count: n)
         activeSubs = Array(repeating: [], count: n)
         recorder = TraceRecorder(mode: trace)
-        monitor = Monitor(clients: n)
-        server = strategy.makeServer(ServerContext(clientCount: n, random: root.fork(.server), options: options.strategy))
+        monitor = Monitor(clients: n, schema: schedule.schema)
+        server = strategy.makeServer(ServerContext(schema: schedule.schema, clientCount: n, random: root.fork(.server), options: options.strategy))
         for i in 0..<n { clients.append(strategy.makeClient(clientContext(ClientID(i)), restoring: nil)) }
-        seedInitialData()
+        Schema.$describing.withValue(schedule.schema) { seedInitialData() }
         for (i, e) in compiled.entries.enumerated() { queue.push(at: e.time, .step(i)) }
         history.healTime = schedule.lastActionTime + 1
         queue.push(at: history.healTime, .heal)
@@ -100,7 +100,7 @@ public struct Simulator<S: SyncStrategy> {
     func clientContext(_ c: ClientID) -> ClientContext {
         let inc = incarnation[c.index]
         let r = inc == 0 ? root.fork(.client(c.index)) : root.fork(.clientRestart(client: c.index, incarnation: inc))
-        return ClientContext(id: c, clientCount: options.clients, persistence: options.persistence,
+        return ClientContext(id: c, schema: schedule.schema, clientCount: options.clients, persistence: options.persistence,
                              queueCap: options.queueCap, random: r, incarnation: inc, options: options.strategy)
     }
 
@@ -123,8 +123,13 @@ public struct Simulator<S: SyncStrategy> {
     // MARK: - Running
 
     /// Runs to the end and returns the result. A run always ends: settled, out of time, or out of
-    /// events.
+    /// events. Human-readable text (story lines, explanations) names things by the schedule's
+    /// schema.
     public mutating func run() -> RunResult {
+        Schema.$describing.withValue(schedule.schema) { runToEnd() }
+    }
+
+    mutating func runToEnd() -> RunResult {
         while !finished, let (t, ev) = queue.pop() {
             now = t
             events += 1
@@ -602,7 +607,7 @@ public struct Simulator<S: SyncStrategy> {
     /// the call (no copy of its storage), then back.
     @inline(__always)
     mutating func withMonitor(_ body: (inout Monitor, Simulator) -> Void) {
-        var m = Monitor(clients: 0)
+        var m = Monitor.placeholder
         swap(&m, &monitor)
         body(&m, self)
         swap(&m, &monitor)

@@ -61,6 +61,9 @@ public struct StrategyInfo: Sendable {
 /// What a client machine is told when it is created.
 public struct ClientContext: Sendable {
     public var id: ClientID
+    /// The data model of the run (the schedule's schema): the fields, kinds and links the
+    /// client's records, validation and views follow.
+    public var schema: Schema
     public var clientCount: Int
     /// Whether the app enabled local persistence (seed 000: query cache and pending queue are
     /// durable only when it is on).
@@ -75,6 +78,8 @@ public struct ClientContext: Sendable {
 }
 
 public struct ServerContext: Sendable {
+    /// The data model of the run (the schedule's schema).
+    public var schema: Schema
     public var clientCount: Int
     public var random: SimRandom
     public var options: StrategyOptions
@@ -117,6 +122,10 @@ extension ClientMachine {
     public var pendingWriteCount: Int { pendingWrites.count }
 }
 
+extension SyncStrategy {
+    public var schema: Schema { .default }
+}
+
 /// The server state machine.
 public protocol ServerMachine: Sendable {
     associatedtype Up: WireMessage
@@ -135,6 +144,10 @@ public protocol SyncStrategy: Sendable {
 
     var info: StrategyInfo { get }
     var transport: Transport { get }
+    /// The data model `fuzz` generates schedules for. A run uses its schedule's schema (handed
+    /// to the machines in their contexts); strategies written against ids only, as the built-ins
+    /// are, sync any schema. Default: `Schema.default`.
+    var schema: Schema { get }
 
     func makeClient(_ context: ClientContext, restoring durable: Client.Durable?) -> Client
     func makeServer(_ context: ServerContext) -> Server

@@ -21,14 +21,14 @@ extension ServerMachine {
 extension ClientContext {
     /// A context for tests and user strategies' own harnesses.
     public static func testing(_ id: ClientID = ClientID(0), clients: Int = 2, persistence: Bool = true,
-                               queueCap: Int = 200, seed: UInt64 = 1, incarnation: Int = 0) -> ClientContext {
-        ClientContext(id: id, clientCount: clients, persistence: persistence, queueCap: queueCap,
+                               queueCap: Int = 200, seed: UInt64 = 1, incarnation: Int = 0, schema: Schema = .default) -> ClientContext {
+        ClientContext(id: id, schema: schema, clientCount: clients, persistence: persistence, queueCap: queueCap,
                       random: SimRandom(seed: seed).fork(.client(id.index)), incarnation: incarnation, options: StrategyOptions())
     }
 }
 
 extension ServerContext {
-    public static func testing(clients: Int = 2, seed: UInt64 = 1) -> ServerContext {
-        ServerContext(clientCount: clients, random: SimRandom(seed: seed).fork(.server), options: StrategyOptions())
+    public static func testing(clients: Int = 2, seed: UInt64 = 1, schema: Schema = .default) -> ServerContext {
+        ServerContext(schema: schema, clientCount: clients, random: SimRandom(seed: seed).fork(.server), options: StrategyOptions())
     }
 }

@@ -112,13 +112,17 @@ public struct LinkAssignment: Hashable, Sendable {
     public init(_ link: LinkID, _ target: EntityID) { self.link = link; self.target = target }
 }
 
-/// A complete, replayable description of a run: options, initial server data and actions.
+/// A complete, replayable description of a run: the data model, options, initial server data
+/// and actions.
 public struct Schedule: Hashable, Sendable {
+    /// The data model the run syncs; every id in the schedule is one of its ids.
+    public var schema: Schema
     public var options: SimulationOptions
     public var initial: [InitialEntity]
     public var actions: [TimedAction]
 
-    public init(options: SimulationOptions = .init(), initial: [InitialEntity] = [], actions: [TimedAction] = []) {
+    public init(schema: Schema = .default, options: SimulationOptions = .init(), initial: [InitialEntity] = [], actions: [TimedAction] = []) {
+        self.schema = schema
         self.options = options
         self.initial = initial
         self.actions = actions

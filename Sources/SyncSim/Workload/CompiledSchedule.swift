@@ -38,7 +38,12 @@ extension Schedule {
     /// Checks the schedule and lowers it. Every problem is a `ScheduleError` naming where it is
     /// and what was expected; nothing here traps.
     public func compile() throws -> CompiledSchedule {
+        try Schema.$describing.withValue(schema) { try compileNamed() }
+    }
+
+    private func compileNamed() throws -> CompiledSchedule {
         let o = options
+        let sc = schema
         guard o.clients >= 1 && o.clients <= 26 else {
             throw ScheduleError(path: "options.clients", "expected 1…26 clients, got \(o.clients)")
         }
@@ -56,17 +61,21 @@ extension Schedule {
         for (i, e) in initial.enumerated() {
             let p = "initial[\(i)]"
             if ns[e.entity] != nil { throw ScheduleError(path: "\(p).entity", "entity \(e.entity.raw) is defined twice") }
-            try Self.check(e.values, e.namespace, path: "\(p).set")
+            guard sc.contains(e.namespace) else { throw ScheduleError(path: "\(p).namespace", "namespace \(e.namespace.raw) is not in schema \(sc.name)") }
+            try Self.check(e.values, e.namespace, sc, path: "\(p).set")
             ns[e.entity] = e.namespace
         }
         for (i, e) in initial.enumerated() {
             for (j, l) in e.links.enumerated() {
                 let p = "initial[\(i)].links[\(j)]"
-                guard l.link.from == e.namespace else {
+                guard sc.contains(l.link), sc.source(of: l.link) == e.namespace else {
                     throw ScheduleError(path: p, "\(e.namespace.name) has no link \(l.link.name)")
                 }
-                guard ns[l.target] == l.link.to else {
-                    throw ScheduleError(path: "\(p).target", "expected an initial \(l.link.to.singular) entity, got \(l.target.raw)")
+                guard ns[l.target] == sc.target(of: l.link) else {
+                    throw ScheduleError(path: "\(p).target", "expected an initial \(sc.target(of: l.link).singular) entity, got \(l.target.raw)")
+                }
+                if !sc.isMany(l.link), e.links[..<j].contains(where: { $0.link == l.link }) {
+                    throw ScheduleError(path: p, "\(l.link.name) is a cardinality-one link: give it one target")
                 }
             }
         }
@@ -105,20 +114,21 @@ extension Schedule {
             }
             func linkCheck(_ e: EntityID, _ l: LinkID, _ t: EntityID) throws {
                 let n = try known(e)
-                guard l.from == n else { throw ScheduleError(path: "\(p).link", "\(n.name) has no link \(l.name)") }
+                guard sc.contains(l), sc.source(of: l) == n else { throw ScheduleError(path: "\(p).link", "\(n.name) has no link \(l.name)") }
                 let tn = try known(t, "target")
-                guard tn == l.to else { throw ScheduleError(path: "\(p).target", "expected a \(l.to.singular), got a \(tn.singular)") }
+                guard tn == sc.target(of: l) else { throw ScheduleError(path: "\(p).target", "expected a \(sc.target(of: l).singular), got a \(tn.singular)") }
             }
             let t = a.at
             switch a.action {
             case .create(let c, let e, let n, let vals):
-                try Self.check(vals, n, path: "\(p).set")
+                guard sc.contains(n) else { throw ScheduleError(path: "\(p).namespace", "namespace \(n.raw) is not in schema \(sc.name)") }
+                try Self.check(vals, n, sc, path: "\(p).set")
                 try new(e, n)
                 entries.append(.init(time: t, step: .user(c, .write(write([.create(e, n, vals)]))), source: i))
             case .update(let c, let e, let vals):
                 let n = try known(e)
                 guard !vals.isEmpty else { throw ScheduleError(path: "\(p).set", "expected at least one field") }
-                try Self.check(vals, n, path: "\(p).set")
+                try Self.check(vals, n, sc, path: "\(p).set")
                 entries.append(.init(time: t, step: .user(c, .write(write([.update(e, n, vals)]))), source: i))
             case .delete(let c, let e):
                 let n = try known(e)
@@ -131,8 +141,8 @@ extension Schedule {
                 entries.append(.init(time: t, step: .user(c, .write(write([.unlink(e, l, tg)]))), source: i))
             case .type(let c, let e, let f, let text, let every):
                 let n = try known(e)
-                guard f.namespace == n else { throw ScheduleError(path: "\(p).field", "\(f.name) is not a field of \(n.name)") }
-                guard f.kind == .string else { throw ScheduleError(path: "\(p).field", "expected a string field to type into, got \(f.name)") }
+                guard sc.contains(f), sc.namespace(of: f) == n else { throw ScheduleError(path: "\(p).field", "\(f.name) is not a field of \(n.name)") }
+                guard sc.kind(of: f) == .string else { throw ScheduleError(path: "\(p).field", "expected a string field to type into, got \(f.name)") }
                 guard !text.isEmpty else { throw ScheduleError(path: "\(p).text", "expected at least one character") }
                 guard every >= 0 else { throw ScheduleError(path: "\(p).everyMs", "expected ≥ 0") }
                 burst += 1
@@ -143,27 +153,21 @@ extension Schedule {
                     entries.append(.init(time: t + Int64(k) * every, step: .user(c, .write(w)), source: i))
                 }
             case .serverCreate(let e, let n, let vals):
-                try Self.check(vals, n, path: "\(p).set")
+                guard sc.contains(n) else { throw ScheduleError(path: "\(p).namespace", "namespace \(n.raw) is not in schema \(sc.name)") }
+                try Self.check(vals, n, sc, path: "\(p).set")
                 try new(e, n)
                 entries.append(.init(time: t, step: .admin(write([.create(e, n, vals)])), source: i))
             case .serverUpdate(let e, let vals):
                 let n = try known(e)
                 guard !vals.isEmpty else { throw ScheduleError(path: "\(p).set", "expected at least one field") }
-                try Self.check(vals, n, path: "\(p).set")
+                try Self.check(vals, n, sc, path: "\(p).set")
                 entries.append(.init(time: t, step: .admin(write([.update(e, n, vals)])), source: i))
             case .serverDelete(let e):
                 let n = try known(e)
                 entries.append(.init(time: t, step: .admin(write([.delete(e, n)])), source: i))
             case .subscribe(let c, let s, let q):
                 if subs[s] != nil { throw ScheduleError(path: "\(p).sub", "subscription \(s.raw) is opened twice") }
-                if let f = q.filter {
-                    guard f.field.namespace == q.namespace else {
-                        throw ScheduleError(path: "\(p).query.where", "\(f.field.name) is not a field of \(q.namespace.name)")
-                    }
-                    guard f.value.kind == f.field.kind else {
-                        throw ScheduleError(path: "\(p).query.where", "wrong value type for \(f.field.name)")
-                    }
-                }
+                try Self.check(q, sc, path: "\(p).query")
                 subs[s] = c
                 entries.append(.init(time: t, step: .user(c, .subscribe(s, q)), source: i))
             case .unsubscribe(let c, let s):
@@ -173,6 +177,7 @@ extension Schedule {
                 subs[s] = nil
                 entries.append(.init(time: t, step: .user(c, .unsubscribe(s)), source: i))
             case .queryOnce(let c, let q):
+                try Self.check(q, sc, path: "\(p).query")
                 nextQuery += 1
                 entries.append(.init(time: t, step: .user(c, .queryOnce(QueryRequestID(nextQuery), q)), source: i))
             case .goOffline(let c): entries.append(.init(time: t, step: .offline(c), source: i))
@@ -186,14 +191,34 @@ extension Schedule {
         return CompiledSchedule(entries: entries, writeCount: Int(nextWrite), namespaces: ns)
     }
 
-    static func check(_ vals: [FieldAssignment], _ n: NamespaceID, path: String) throws {
+    static func check(_ vals: [FieldAssignment], _ n: NamespaceID, _ sc: Schema, path: String) throws {
         for v in vals {
-            guard v.field.namespace == n else {
-                throw ScheduleError(path: "\(path).\(v.field.name)", "\(v.field.name) is not a field of \(n.name) (fields: \(n.fields.map(\.name).joined(separator: ", ")))")
+            guard sc.contains(v.field), sc.namespace(of: v.field) == n else {
+                throw ScheduleError(path: "\(path).\(v.field.name)", "\(v.field.name) is not a field of \(n.name) (fields: \(sc.fields(of: n).map { sc.name(of: $0) }.joined(separator: ", ")))")
             }
-            guard v.value.kind == v.field.kind else {
-                throw ScheduleError(path: "\(path).\(v.field.name)", "expected a \(v.field.kind) value, got \(v.value)")
+            guard v.value.kind == sc.kind(of: v.field) else {
+                throw ScheduleError(path: "\(path).\(v.field.name)", "expected a \(sc.kind(of: v.field)) value, got \(v.value)")
             }
+        }
+    }
+
+    /// A query's namespace, filter and include must be the schema's.
+    static func check(_ q: Query, _ sc: Schema, path: String) throws {
+        guard sc.contains(q.namespace) else { throw ScheduleError(path: "\(path).namespace", "namespace \(q.namespace.raw) is not in schema \(sc.name)") }
+        if let f = q.filter {
+            guard sc.contains(f.field), sc.namespace(of: f.field) == q.namespace else {
+                throw ScheduleError(path: "\(path).where", "\(f.field.name) is not a field of \(q.namespace.name)")
+            }
+            guard f.value.kind == sc.kind(of: f.field) else {
+                throw ScheduleError(path: "\(path).where", "wrong value type for \(f.field.name)")
+            }
+        }
+        switch q.include {
+        case .forward(let l)?:
+            guard sc.contains(l), sc.source(of: l) == q.namespace else { throw ScheduleError(path: "\(path).include", "\(q.namespace.name) has no link \(l.name)") }
+        case .reverse(let l)?:
+            guard sc.contains(l), sc.target(of: l) == q.namespace else { throw ScheduleError(path: "\(path).include", "\(q.namespace.name) has no reverse link \(l.reverseName)") }
+        case nil: break
         }
     }
 }

@@ -21,53 +21,87 @@ func rejectUnknownKeys(_ decoder: Decoder, allowed: [String]) throws {
     }
 }
 
-/// Schema ids are written by name (`"todos"`, `"title"`, `"author"`); an unknown name is an
-/// error listing the valid ones.
+/// Schema ids are written by name (`"todos"`, `"title"`, `"author"`), resolved against the
+/// schema being decoded or encoded (`Schema.describing`, which `Schedule`'s coding sets to its own
+/// schema); an unknown name is an error listing the valid ones.
 protocol SchemaNamed: Codable {
     static var kindName: String { get }
-    static var names: [String] { get }
-    init?(schemaName: String)
-    var name: String { get }
+    static func names(in schema: Schema) -> [String]
+    init?(schemaName: String, in schema: Schema)
+    func name(in schema: Schema) -> String
 }
 
 extension SchemaNamed {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         let s = try c.decode(String.self)
-        guard let v = Self(schemaName: s) else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown \(Self.kindName) '\(s)'; expected one of: \(Self.names.joined(separator: ", "))")
+        let schema = Schema.describing
+        guard let v = Self(schemaName: s, in: schema) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "unknown \(Self.kindName) '\(Schema.clip(s))'\(suggestion(s, Self.names(in: schema))); expected one of: \(Self.names(in: schema).joined(separator: ", "))")
         }
         self = v
     }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
-        try c.encode(name)
+        try c.encode(name(in: Schema.describing))
     }
+}
+
+/// `; did you mean 'title'?` when a name is one edit or transposition away from a valid one.
+func suggestion(_ s: String, _ valid: [String]) -> String {
+    let best = valid.map { ($0, editDistance(s.lowercased(), $0.lowercased())) }.min { $0.1 < $1.1 }
+    guard let (name, d) = best, d <= max(1, name.count / 3) else { return "" }
+    return "; did you mean '\(name)'?"
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment), for "did you mean":
+/// `lable` is one edit from `label`. Small strings only (names and options; capped at 64 bytes).
+public func editDistance(_ a: String, _ b: String) -> Int {
+    let x = Array(a.utf8.prefix(64)), y = Array(b.utf8.prefix(64))
+    if x.isEmpty { return y.count }
+    if y.isEmpty { return x.count }
+    var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+    for i in 0...x.count { d[i][0] = i }
+    for j in 0...y.count { d[0][j] = j }
+    for i in 1...x.count {
+        for j in 1...y.count {
+            let cost = x[i - 1] == y[j - 1] ? 0 : 1
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+        }
+    }
+    return d[x.count][y.count]
 }
 
 extension NamespaceID: SchemaNamed {
     static var kindName: String { "namespace" }
-    static var names: [String] { Schema.namespaceNames }
-    init?(schemaName: String) { self.init(name: schemaName) }
+    static func names(in schema: Schema) -> [String] { schema.namespaceNames }
+    init?(schemaName: String, in schema: Schema) {
+        guard let n = schema.namespace(named: schemaName) else { return nil }
+        self = n
+    }
+    func name(in schema: Schema) -> String { schema.name(of: self) }
 }
 
 extension FieldID: SchemaNamed {
     static var kindName: String { "field" }
-    static var names: [String] { Schema.fieldNames }
-    init?(schemaName: String) {
-        guard let f = Schema.field(named: schemaName) else { return nil }
+    static func names(in schema: Schema) -> [String] { schema.allFieldNames }
+    init?(schemaName: String, in schema: Schema) {
+        guard let f = schema.field(named: schemaName) else { return nil }
         self = f
     }
+    func name(in schema: Schema) -> String { schema.name(of: self) }
 }
 
 extension LinkID: SchemaNamed {
     static var kindName: String { "link" }
-    static var names: [String] { Schema.linkNames }
-    init?(schemaName: String) {
-        guard let l = Schema.link(named: schemaName) else { return nil }
+    static func names(in schema: Schema) -> [String] { schema.allLinkNames }
+    init?(schemaName: String, in schema: Schema) {
+        guard let l = schema.link(named: schemaName) else { return nil }
         self = l
     }
+    func name(in schema: Schema) -> String { schema.name(of: self) }
 }
 
 /// `{"title": "Te", "done": true}`, in field order when written.
@@ -77,10 +111,11 @@ struct FieldSet: Codable {
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: AnyKey.self)
+        let schema = Schema.describing
         var out: [FieldAssignment] = []
         for k in c.allKeys {
-            guard let f = Schema.field(named: k.stringValue) else {
-                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "unknown field '\(k.stringValue)'; expected one of: \(Schema.fieldNames.joined(separator: ", "))")
+            guard let f = schema.field(named: k.stringValue) else {
+                throw DecodingError.dataCorruptedError(forKey: k, in: c, debugDescription: "unknown field '\(Schema.clip(k.stringValue))'\(suggestion(k.stringValue, schema.allFieldNames)); expected one of: \(schema.allFieldNames.joined(separator: ", "))")
             }
             out.append(FieldAssignment(f, try c.decode(FieldValue.self, forKey: k)))
         }
@@ -89,7 +124,7 @@ struct FieldSet: Codable {
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: AnyKey.self)
-        for v in values { try c.encode(v.value, forKey: AnyKey(v.field.name)) }
+        for v in values { try c.encode(v.value, forKey: AnyKey(Schema.describing.name(of: v.field))) }
     }
 }
 
@@ -99,6 +134,7 @@ extension Query: Codable {
     public init(from decoder: Decoder) throws {
         try rejectUnknownKeys(decoder, allowed: ["namespace", "where", "include"])
         let c = try decoder.container(keyedBy: K.self)
+        let schema = Schema.describing
         namespace = try c.decode(NamespaceID.self, forKey: .namespace)
         if let w = try c.decodeIfPresent(FieldSet.self, forKey: .where) {
             guard w.values.count == 1 else {
@@ -109,14 +145,14 @@ extension Query: Codable {
             filter = nil
         }
         if let inc = try c.decodeIfPresent(String.self, forKey: .include) {
-            if let l = Schema.link(named: inc), l.from == namespace {
+            if let l = schema.link(named: inc), schema.source(of: l) == namespace {
                 include = .forward(l)
-            } else if let i = Schema.linkReverseNames.firstIndex(of: inc), LinkID(UInt8(i)).to == namespace {
-                include = .reverse(LinkID(UInt8(i)))
+            } else if let l = schema.link(reverseNamed: inc, on: namespace) {
+                include = .reverse(l)
             } else {
-                let valid = namespace.links.map(\.name) + Schema.linkReverseNames.indices.filter { LinkID(UInt8($0)).to == namespace }.map { Schema.linkReverseNames[$0] }
+                let valid = schema.links(of: namespace).map { schema.name(of: $0) } + schema.incomingLinks(of: namespace).map { schema.reverseName(of: $0) }
                 throw DecodingError.dataCorruptedError(forKey: .include, in: c,
-                    debugDescription: "\(namespace.name) cannot include '\(inc)'; expected one of: \(valid.isEmpty ? "(none)" : valid.joined(separator: ", "))")
+                    debugDescription: "\(schema.name(of: namespace)) cannot include '\(Schema.clip(inc))'; expected one of: \(valid.isEmpty ? "(none)" : valid.joined(separator: ", "))")
             }
         } else {
             include = nil
@@ -128,8 +164,8 @@ extension Query: Codable {
         try c.encode(namespace, forKey: .namespace)
         if let f = filter { try c.encode(FieldSet([f]), forKey: .where) }
         switch include {
-        case .forward(let l)?: try c.encode(l.name, forKey: .include)
-        case .reverse(let l)?: try c.encode(l.reverseName, forKey: .include)
+        case .forward(let l)?: try c.encode(Schema.describing.name(of: l), forKey: .include)
+        case .reverse(let l)?: try c.encode(Schema.describing.reverseName(of: l), forKey: .include)
         case nil: break
         }
     }
@@ -234,16 +270,19 @@ extension InitialEntity: Codable {
         entity = try c.decode(EntityID.self, forKey: .entity)
         namespace = try c.decode(NamespaceID.self, forKey: .namespace)
         values = try c.decodeIfPresent(FieldSet.self, forKey: .set)?.values ?? []
-        let raw = try c.decodeIfPresent([String: EntityID].self, forKey: .links) ?? [:]
+        // `"links": {"author": 2}`; a has-many link takes a list: `{"tags": [4, 5]}`.
+        let schema = Schema.describing
+        let raw = try c.decodeIfPresent([String: LinkTargets].self, forKey: .links) ?? [:]
         var ls: [LinkAssignment] = []
         for name in raw.keys.sorted() {
-            guard let l = Schema.link(named: name) else {
+            guard let l = schema.link(named: name) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [K.links, AnyKey(name)],
-                    debugDescription: "unknown link '\(name)'; expected one of: \(Schema.linkNames.joined(separator: ", "))"))
+                    debugDescription: "unknown link '\(Schema.clip(name))'\(suggestion(name, schema.allLinkNames)); expected one of: \(schema.allLinkNames.joined(separator: ", "))"))
             }
-            ls.append(LinkAssignment(l, raw[name]!))
+            for t in raw[name]!.targets { ls.append(LinkAssignment(l, t)) }
         }
-        links = ls
+        // In link id order (the order entities are linked in), not the file's key order.
+        links = ls.sorted { ($0.link.raw, $0.target.raw) < ($1.link.raw, $1.target.raw) }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -252,10 +291,39 @@ extension InitialEntity: Codable {
         try c.encode(namespace, forKey: .namespace)
         try c.encode(FieldSet(values), forKey: .set)
         if !links.isEmpty {
-            var d: [String: EntityID] = [:]
-            for l in links { d[l.link.name] = l.target }
+            let schema = Schema.describing
+            var d: [String: LinkTargets] = [:]
+            for l in links {
+                let name = schema.name(of: l.link)
+                if schema.contains(l.link) && schema.isMany(l.link) {
+                    d[name, default: LinkTargets(targets: [], many: true)].targets.append(l.target)
+                } else {
+                    d[name] = LinkTargets(targets: [l.target], many: false)
+                }
+            }
             try c.encode(d, forKey: .links)
         }
+    }
+}
+
+/// One link's targets in a file: a single id, or a list for a has-many link.
+struct LinkTargets: Codable {
+    var targets: [EntityID]
+    var many: Bool
+    init(targets: [EntityID], many: Bool) { self.targets = targets; self.many = many }
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let list = try? c.decode([EntityID].self) {
+            targets = list
+            many = true
+        } else {
+            targets = [try c.decode(EntityID.self)]
+            many = false
+        }
+    }
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if many { try c.encode(targets) } else { try c.encode(targets[0]) }
     }
 }
 
@@ -318,20 +386,43 @@ extension SimulationOptions: Codable {
 }
 
 extension Schedule: Codable {
-    enum K: String, CodingKey { case options, initial, actions }
+    enum K: String, CodingKey { case schema, options, initial, actions }
 
+    /// Decodes the schema first (`"schema"`: absent for `Schema.default`, a known schema's name,
+    /// or an embedded declaration), then every name in the rest of the file against it.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: K.self)
-        options = try c.decodeIfPresent(SimulationOptions.self, forKey: .options) ?? SimulationOptions()
-        initial = try c.decodeIfPresent([InitialEntity].self, forKey: .initial) ?? []
-        actions = try c.decode([TimedAction].self, forKey: .actions)
+        let schema: Schema
+        if !c.contains(.schema) {
+            schema = .default
+        } else if let name = try? c.decode(String.self, forKey: .schema) {
+            guard let s = Schema.named(name) else {
+                let known = [Schema.default.name] + Schema.known.map(\.name)
+                throw DecodingError.dataCorruptedError(forKey: .schema, in: c,
+                    debugDescription: "unknown schema '\(Schema.clip(name))'\(suggestion(name, known)); known: \(known.joined(separator: ", ")) (or embed the declaration as an object)")
+            }
+            schema = s
+        } else {
+            schema = try c.decode(SchemaDeclaration.self, forKey: .schema).schema
+        }
+        self.schema = schema
+        (options, initial, actions) = try Schema.$describing.withValue(schema) {
+            (try c.decodeIfPresent(SimulationOptions.self, forKey: .options) ?? SimulationOptions(),
+             try c.decodeIfPresent([InitialEntity].self, forKey: .initial) ?? [],
+             try c.decode([TimedAction].self, forKey: .actions))
+        }
     }
 
+    /// Writes the schema only when it is not `Schema.default` (embedded, so a file is
+    /// self-contained), then the rest named by it.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: K.self)
-        try c.encode(options, forKey: .options)
-        try c.encode(initial, forKey: .initial)
-        try c.encode(actions, forKey: .actions)
+        if schema != .default { try c.encode(SchemaDeclaration(schema), forKey: .schema) }
+        try Schema.$describing.withValue(schema) {
+            try c.encode(options, forKey: .options)
+            try c.encode(initial, forKey: .initial)
+            try c.encode(actions, forKey: .actions)
+        }
     }
 }
 

@@ -8,7 +8,11 @@
 ///
 /// The workload is shaped after the seed documents: profiles with and without posts (partial
 /// views), todos edited concurrently offline, typing bursts, deletes racing edits, a back-office
-/// writer, restarts and reconnects.
+/// writer, restarts and reconnects. It follows the configured schema through the roles its
+/// namespaces play (`Roles`): link targets play profiles, link sources play posts, the first
+/// namespace outside every link plays todos. On `Schema.default` the roles are exactly those
+/// namespaces and the draws are the ones this generator always made, so a seed names the same
+/// schedule it always did.
 public struct WorkloadGenerator: Sendable {
     /// The kinds of step the generator can emit; swarm testing switches them on and off.
     public enum Kind: String, CaseIterable, Sendable, Codable {
@@ -21,10 +25,75 @@ public struct WorkloadGenerator: Sendable {
         public var clients: Int?
         public var actions = 60
         public var swarm = true
-        public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true) {
+        /// The data model schedules are generated for.
+        public var schema: Schema = .default
+        public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default) {
             self.clients = clients
             self.actions = actions
             self.swarm = swarm
+            self.schema = schema
+        }
+    }
+
+    /// The parts the schema's namespaces play in the workload.
+    struct Roles: Sendable {
+        let schema: Schema
+        /// Every namespace, in id order.
+        let all: [NamespaceID]
+        /// Namespaces that links point to (profiles), in id order.
+        let parents: [NamespaceID]
+        /// Namespaces with outgoing links that no link points to (posts).
+        let children: [NamespaceID]
+        /// Namespaces outside every link (todos).
+        let plain: [NamespaceID]
+        /// What every client subscribes to and `queryOnce` reads: the first plain namespace, or
+        /// the first namespace.
+        let primary: NamespaceID
+        /// Typing targets: a namespace with a string field, preferably the primary one; and an
+        /// alternative among the children (posts), drawn one time in three.
+        let typingMain: NamespaceID?
+        let typingAlt: NamespaceID?
+
+        init(_ schema: Schema) {
+            self.schema = schema
+            all = schema.namespaceIDs
+            let targets = Set(schema.linkIDs.map { schema.target(of: $0) })
+            let sources = Set(schema.linkIDs.map { schema.source(of: $0) })
+            parents = all.filter { targets.contains($0) }
+            children = all.filter { sources.contains($0) && !targets.contains($0) }
+            plain = all.filter { !targets.contains($0) && !sources.contains($0) }
+            primary = plain.first ?? all[0]
+            func hasText(_ n: NamespaceID) -> Bool { schema.fields(of: n).contains { schema.kind(of: $0) == .string } }
+            typingMain = hasText(primary) ? primary : all.first(where: hasText)
+            typingAlt = children.first(where: hasText) ?? typingMain
+        }
+
+        /// The queries each client draws its initial subscriptions from; the first one is
+        /// everyone's. On the default schema: todos, profiles, posts with author, profiles with
+        /// posts, todos where done == false.
+        var initialMenu: [Query] {
+            var menu = [Query(primary)]
+            for p in parents where p != primary { menu.append(Query(p)) }
+            menu += linkMenu
+            for n in plain {
+                if let b = schema.fields(of: n).first(where: { schema.kind(of: $0) == .bool }) {
+                    menu.append(Query(n, where: FieldAssignment(b, .bool(false))))
+                }
+            }
+            for n in plain.dropFirst() { menu.append(Query(n)) }
+            return menu
+        }
+
+        /// Queries through links, in both directions.
+        var linkMenu: [Query] {
+            schema.linkIDs.map { Query(schema.source(of: $0), include: .forward($0)) }
+                + schema.linkIDs.map { Query(schema.target(of: $0), include: .reverse($0)) }
+        }
+
+        /// What a later `subscribe` draws from: parents and the link queries (partial views).
+        var laterMenu: [Query] {
+            let m = parents.filter { $0 != primary }.map { Query($0) } + linkMenu
+            return m.isEmpty ? [Query(primary)] : m
         }
     }
 
@@ -69,7 +138,7 @@ public struct WorkloadGenerator: Sendable {
         if sw.enabled.contains(.clockSkew) {
             o.clockSkewMs = (0..<o.clients).map { _ in Int64(knobs.int(in: -5_000...5_000)) }
         }
-        var b = Builder(options: o)
+        var b = Builder(options: o, roles: Roles(config.schema))
         b.seedData(&r)
         let kinds = sw.enabled
         let total = kinds.reduce(0) { $0 + sw.weights[$1]! }
@@ -81,7 +150,7 @@ public struct WorkloadGenerator: Sendable {
             b.emit(kind, &r)
         }
         b.closeWindows()
-        return Schedule(options: b.options, initial: b.initial, actions: b.actions)
+        return Schedule(schema: config.schema, options: b.options, initial: b.initial, actions: b.actions)
     }
 
     /// Accumulates actions while tracking what exists, so every reference is valid.
@@ -97,9 +166,12 @@ public struct WorkloadGenerator: Sendable {
         var offlineUntil: [Int64]
         var unreachableUntil: [Int64]
         var counter = 0
+        let roles: Roles
+        var schema: Schema { roles.schema }
 
-        init(options: SimulationOptions) {
+        init(options: SimulationOptions, roles: Roles) {
             self.options = options
+            self.roles = roles
             offlineUntil = Array(repeating: -1, count: options.clients)
             unreachableUntil = Array(repeating: -1, count: options.clients)
         }
@@ -117,47 +189,61 @@ public struct WorkloadGenerator: Sendable {
         }
 
         mutating func value(_ f: FieldID, _ r: inout SimRandom) -> FieldValue {
-            switch f.kind {
+            switch schema.kind(of: f) {
             case .string: return .string(word(&r))
             case .int: return .int(Int(r.below(100)))
             case .bool: return .bool(r.below(2) == 0)
             }
         }
 
+        /// A new entity's values: strings drawn, other fields at their declared initial value.
+        mutating func initialValues(_ ns: NamespaceID, _ r: inout SimRandom) -> [FieldAssignment] {
+            schema.fields(of: ns).map { f in
+                if schema.kind(of: f) == .string { return FieldAssignment(f, value(f, &r)) }
+                if let v = schema.initialValue(of: f) { return FieldAssignment(f, v) }
+                return FieldAssignment(f, schema.kind(of: f) == .int ? .int(0) : .bool(false))
+            }
+        }
+
         /// Initial server data: profiles, some with posts and some without (so views through
-        /// `posts with author` are partial), and todos. Then each client subscribes.
+        /// `posts with author` are partial), and todos. Then each client subscribes. (In the
+        /// configured schema's roles: parents, children linked to parents, plain namespaces.)
         mutating func seedData(_ r: inout SimRandom) {
-            let profiles = 2 + Int(r.below(2))
-            var pids: [EntityID] = []
-            for _ in 0..<profiles {
-                let id = newID()
-                pids.append(id)
-                initial.append(InitialEntity(entity: id, namespace: .profiles,
-                                             values: [FieldAssignment(.name, value(.name, &r)), FieldAssignment(.bio, value(.bio, &r))]))
-                entities.append((id, .profiles))
+            var made: [NamespaceID: [EntityID]] = [:]
+            for p in roles.parents {
+                let count = 2 + Int(r.below(2))
+                for _ in 0..<count {
+                    let id = newID()
+                    made[p, default: []].append(id)
+                    initial.append(InitialEntity(entity: id, namespace: p, values: initialValues(p, &r)))
+                    entities.append((id, p))
+                }
             }
-            for i in 0..<(1 + Int(r.below(2))) {
-                let id = newID()
-                initial.append(InitialEntity(entity: id, namespace: .posts,
-                                             values: [FieldAssignment(.content, value(.content, &r)), FieldAssignment(.likes, .int(0))],
-                                             links: [LinkAssignment(.author, pids[i % max(1, profiles - 1)])]))
-                entities.append((id, .posts))
+            for c in roles.children {
+                for i in 0..<(1 + Int(r.below(2))) {
+                    let id = newID()
+                    let vals = initialValues(c, &r)
+                    var links: [LinkAssignment] = []
+                    for l in schema.links(of: c) {
+                        let pool = made[schema.target(of: l)] ?? []
+                        if !pool.isEmpty { links.append(LinkAssignment(l, pool[i % max(1, pool.count - 1)])) }
+                    }
+                    initial.append(InitialEntity(entity: id, namespace: c, values: vals, links: links))
+                    entities.append((id, c))
+                }
             }
-            for _ in 0..<(2 + Int(r.below(3))) {
-                let id = newID()
-                initial.append(InitialEntity(entity: id, namespace: .todos,
-                                             values: [FieldAssignment(.title, value(.title, &r)), FieldAssignment(.done, .bool(false)),
-                                                      FieldAssignment(.priority, .int(1))]))
-                entities.append((id, .todos))
+            for n in roles.plain {
+                for _ in 0..<(2 + Int(r.below(3))) {
+                    let id = newID()
+                    initial.append(InitialEntity(entity: id, namespace: n, values: initialValues(n, &r)))
+                    entities.append((id, n))
+                }
             }
-            let menu: [Query] = [
-                Query(.todos), Query(.profiles), Query(.posts, include: .forward(.author)),
-                Query(.profiles, include: .reverse(.author)), Query(.todos, where: FieldAssignment(.done, .bool(false))),
-            ]
+            let menu = roles.initialMenu
             for c in 0..<clients {
-                let n = 2 + Int(r.below(2))
+                let n = min(2 + Int(r.below(2)), menu.count)
                 var picked: [Int] = []
-                // Every client sees todos; the rest is drawn.
+                // Every client sees the primary namespace; the rest is drawn.
                 picked.append(0)
                 while picked.count < n {
                     let q = 1 + r.index(menu.count - 1)
@@ -183,44 +269,51 @@ public struct WorkloadGenerator: Sendable {
 
         /// A patch of one field (or, one time in four, of several).
         mutating func update(_ c: ClientID, _ e: EntityID, _ ns: NamespaceID, _ r: inout SimRandom, field: FieldID? = nil) {
-            if field == nil && r.below(4) == 0 && ns.fields.count > 1 {
-                let fs = ns.fields.filter { _ in r.below(2) == 0 }
+            let fields = schema.fields(of: ns)
+            if fields.isEmpty { return }
+            if field == nil && r.below(4) == 0 && fields.count > 1 {
+                let fs = fields.filter { _ in r.below(2) == 0 }
                 if fs.count > 1 { add(.update(c, e, fs.map { FieldAssignment($0, value($0, &r)) })); return }
             }
-            let f = field ?? ns.fields[r.index(ns.fields.count)]
+            let f = field ?? fields[r.index(fields.count)]
             add(.update(c, e, [FieldAssignment(f, value(f, &r))]))
         }
 
         mutating func emit(_ kind: Kind, _ r: inout SimRandom) {
             switch kind {
             case .create:
-                let ns = NamespaceID.all[r.index(3)]
+                let ns = roles.all[r.index(roles.all.count)]
                 let id = newID()
                 let c = client(&r)
-                add(.create(c, id, ns, ns.fields.map { FieldAssignment($0, value($0, &r)) }))
+                add(.create(c, id, ns, schema.fields(of: ns).map { FieldAssignment($0, value($0, &r)) }))
                 entities.append((id, ns))
-                if ns == .posts, let (p, _) = pickEntity(&r, .profiles) { now += 1; add(.link(c, id, .author, p)) }
+                for l in schema.links(of: ns) {
+                    if let (p, _) = pickEntity(&r, schema.target(of: l)) { now += 1; add(.link(c, id, l, p)) }
+                }
             case .update:
                 guard let (e, ns) = pickEntity(&r) else { return }
                 update(client(&r), e, ns, &r)
             case .concurrentEdit:
                 // Two clients edit one entity within one offline window: same field or disjoint fields.
-                guard let (e, ns) = pickEntity(&r, r.below(2) == 0 ? .todos : nil), clients >= 2 else { return }
+                guard let (e, ns) = pickEntity(&r, r.below(2) == 0 ? roles.primary : nil), clients >= 2 else { return }
+                let fields = schema.fields(of: ns)
+                guard !fields.isEmpty else { return }
                 let a = client(&r)
                 var b = client(&r)
                 if b == a { b = ClientID((a.index + 1) % clients) }
-                let same = r.below(2) == 0 || ns.fields.count < 2
-                let f1 = ns.fields[r.index(ns.fields.count)]
+                let same = r.below(2) == 0 || fields.count < 2
+                let f1 = fields[r.index(fields.count)]
                 var f2 = f1
-                if !same { f2 = ns.fields[(ns.fields.firstIndex(of: f1)! + 1 + r.index(ns.fields.count - 1)) % ns.fields.count] }
+                if !same { f2 = fields[(fields.firstIndex(of: f1)! + 1 + r.index(fields.count - 1)) % fields.count] }
                 goOffline(a, for: 500 + Int64(r.below(3_000)))
                 now += 1 + Int64(r.below(50))
                 update(a, e, ns, &r, field: f1)
                 now += 1 + Int64(r.below(200))
                 if r.below(3) == 0 { add(.serverUpdate(e, [FieldAssignment(f2, value(f2, &r))])) } else { update(b, e, ns, &r, field: f2) }
             case .typing:
-                guard let (e, ns) = pickEntity(&r, r.below(3) == 0 ? .posts : .todos) else { return }
-                let f = ns.fields.first { $0.kind == .string }!
+                guard let main = roles.typingMain else { return }
+                guard let (e, ns) = pickEntity(&r, r.below(3) == 0 ? roles.typingAlt ?? main : main),
+                      let f = schema.fields(of: ns).first(where: { schema.kind(of: $0) == .string }) else { return }
                 let texts = ["Testing", "Hello", "Groceries", "Ship it", "Done!"]
                 let c = client(&r)
                 if r.below(2) == 0 { goOffline(c, for: 300 + Int64(r.below(2_000))); now += 1 }
@@ -239,24 +332,28 @@ public struct WorkloadGenerator: Sendable {
                 }
                 add(.delete(c, e))
             case .link:
-                guard let (p, _) = pickEntity(&r, .posts), let (a, _) = pickEntity(&r, .profiles) else { return }
-                add(r.below(4) == 0 ? .unlink(client(&r), p, .author, a) : .link(client(&r), p, .author, a))
+                guard schema.linkCount > 0 else { return }
+                let l = schema.linkCount == 1 ? LinkID(0) : LinkID(UInt8(r.index(schema.linkCount)))
+                guard let (p, _) = pickEntity(&r, schema.source(of: l)), let (a, _) = pickEntity(&r, schema.target(of: l)) else { return }
+                add(r.below(4) == 0 ? .unlink(client(&r), p, l, a) : .link(client(&r), p, l, a))
             case .serverWrite:
                 guard let (e, ns) = pickEntity(&r) else { return }
                 if r.below(5) == 0 {
                     // The back office creates an entity clients have never seen.
-                    let ns2 = NamespaceID.all[r.index(3)]
+                    let ns2 = roles.all[r.index(roles.all.count)]
                     let id = newID()
-                    add(.serverCreate(id, ns2, ns2.fields.map { FieldAssignment($0, value($0, &r)) }))
+                    add(.serverCreate(id, ns2, schema.fields(of: ns2).map { FieldAssignment($0, value($0, &r)) }))
                     entities.append((id, ns2))
                 } else if r.below(6) == 0 {
                     add(.serverDelete(e))
                 } else {
-                    let f = ns.fields[r.index(ns.fields.count)]
+                    let fields = schema.fields(of: ns)
+                    guard !fields.isEmpty else { return }
+                    let f = fields[r.index(fields.count)]
                     add(.serverUpdate(e, [FieldAssignment(f, value(f, &r))]))
                 }
             case .subscribe:
-                let menu: [Query] = [Query(.profiles), Query(.posts, include: .forward(.author)), Query(.profiles, include: .reverse(.author))]
+                let menu = roles.laterMenu
                 let c = client(&r)
                 if r.below(3) == 0, let (cc, s) = subs.filter({ $0.0 == c }).last {
                     subs.removeAll { $0.1 == s }
@@ -265,7 +362,7 @@ public struct WorkloadGenerator: Sendable {
                     subscribe(c, menu[r.index(menu.count)])
                 }
             case .queryOnce:
-                add(.queryOnce(client(&r), Query(.todos)))
+                add(.queryOnce(client(&r), Query(roles.primary)))
             case .offlineWindow:
                 goOffline(client(&r), for: 200 + Int64(r.below(5_000)))
             case .unreachableWindow:

@@ -33,8 +33,8 @@ import Testing
             var s = EntityStore()
             let n = Int(rnd.below(24))
             for i in 0..<n where rnd.below(4) != 0 {
-                let ns = NamespaceID.all[Int(rnd.below(3))]
-                var r = EntityRecord(namespace: ns)
+                let ns = Schema.default.namespaceIDs[Int(rnd.below(3))]
+                var r = EntityRecord(namespace: ns, schema: .default)
                 if ns == .todos, rnd.below(2) == 0 { r[.done] = .bool(rnd.below(2) == 0) }
                 if ns == .profiles, rnd.below(2) == 0 { r[.name] = .string(rnd.below(2) == 0 ? "a" : "b") }
                 if ns == .posts, rnd.below(3) != 0 { r[.author] = EntityID(UInt32(rnd.below(30))) }

@@ -9,7 +9,7 @@ import Testing
     static let sub1 = SubscriptionID(1)
 
     static func record(_ title: String) -> EntityRecord {
-        var r = EntityRecord(namespace: .todos)
+        var r = EntityRecord(namespace: .todos, schema: .default)
         r[FieldID.title] = .string(title)
         return r
     }

@@ -6,7 +6,7 @@ struct PushPullTests {
     typealias C = PushPullClient
 
     static func todo(_ title: String, done: Bool) -> EntityRecord {
-        var r = EntityRecord(namespace: .todos)
+        var r = EntityRecord(namespace: .todos, schema: .default)
         r[.title] = .string(title)
         r[.done] = .bool(done)
         return r

@@ -86,7 +86,7 @@ struct ReferenceTests {
     @Test func clientRefusesAtOnceAnEditOfAnEntityItKnowsIsDeleted() {
         var client = ReferenceClient(context: .testing(a), restoring: nil)
         _ = client.step(.network(.online))
-        var st = EntityState(namespace: .todos)
+        var st = EntityState(namespace: .todos, schema: .default)
         st.deleted = true
         st.version = 2
         _ = client.step(.received(.syncReply(request: 1, outcomes: [], base: 0, version: 2, clock: .bottom,

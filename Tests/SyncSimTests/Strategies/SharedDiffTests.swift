@@ -13,10 +13,10 @@ import Testing
     /// Alice authors the only post; Bob authors nothing (so `posts with author` does not see him).
     static var microblog: EntityStore {
         var s = EntityStore()
-        _ = s.apply(.create(alice, .profiles, [FieldAssignment(.name, .string("Alice")), FieldAssignment(.bio, .string("a"))]))
-        _ = s.apply(.create(bob, .profiles, [FieldAssignment(.name, .string("Bob")), FieldAssignment(.bio, .string("b"))]))
-        _ = s.apply(.create(post, .posts, [FieldAssignment(.content, .string("hi")), FieldAssignment(.likes, .int(0))]))
-        _ = s.apply(.link(post, .author, alice))
+        _ = s.apply(.create(alice, .profiles, [FieldAssignment(.name, .string("Alice")), FieldAssignment(.bio, .string("a"))]), schema: .default)
+        _ = s.apply(.create(bob, .profiles, [FieldAssignment(.name, .string("Bob")), FieldAssignment(.bio, .string("b"))]), schema: .default)
+        _ = s.apply(.create(post, .posts, [FieldAssignment(.content, .string("hi")), FieldAssignment(.likes, .int(0))]), schema: .default)
+        _ = s.apply(.link(post, .author, alice), schema: .default)
         return s
     }
 

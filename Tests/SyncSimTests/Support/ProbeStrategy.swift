@@ -88,12 +88,12 @@ struct ProbeServer: ServerMachine {
         switch input {
         case .received(let c, .write(let w, let ops)):
             log.append(w)
-            for op in ops { _ = data.apply(op) }
+            for op in ops { _ = data.apply(op, schema: .default) }
             tx += 1
             out(.applied(AppliedTransaction(txID: tx, origin: .client(c), writes: [w], ops: ops)))
             out(.send(c, .ack(w)))
         case .adminWrite(let w):
-            for op in w.ops { _ = data.apply(op) }
+            for op in w.ops { _ = data.apply(op, schema: .default) }
         default:
             break
         }

@@ -99,8 +99,12 @@ public struct ConflictPromptClient: ClientMachine {
     var requestTimer: TimerID?
     var pollTimer: TimerID?
 
+    /// The run's data model.
+    let schema: Schema
+
     public init(context: ClientContext, restoring durable: Durable?) {
         id = context.id
+        schema = context.schema
         cap = context.queueCap
         incarnation = context.incarnation
         if let d = durable {
@@ -231,7 +235,7 @@ public struct ConflictPromptClient: ClientMachine {
     // MARK: - Write queue
 
     mutating func enqueue(_ w: UserWrite, out: inout ClientOutbox<ConflictPromptUp>) {
-        if let why = Self.invalid(w) {
+        if let why = Self.invalid(w, schema) {
             out(.event(.writeRejected(w.id, .invalid(why))))
             return
         }
@@ -255,14 +259,14 @@ public struct ConflictPromptClient: ClientMachine {
         pump(out: &out)
     }
 
-    static func invalid(_ w: UserWrite) -> String? {
+    static func invalid(_ w: UserWrite, _ schema: Schema) -> String? {
         if w.ops.isEmpty { return "a write with no steps" }
         for op in w.ops {
             switch op {
             case .create(_, let ns, let a), .update(_, let ns, let a):
-                if let e = EntityStore.validate(a, ns) { return e.description }
+                if let e = EntityStore.validate(a, ns, schema: schema) { return e.description }
             case .link(_, let l, _), .unlink(_, let l, _):
-                if l.raw >= Schema.linkCount { return "unknown link" }
+                if !schema.contains(l) { return "unknown link" }
             case .delete: break
             }
         }
@@ -351,7 +355,7 @@ public struct ConflictPromptClient: ClientMachine {
                     }
                 }
                 if version(e) == ch.before && ch.after > version(e) {
-                    for op in head.ops where op.entity == e { _ = known.apply(Self.overlayStep(op), mode: .upsert) }
+                    for op in head.ops where op.entity == e { _ = known.apply(Self.overlayStep(op), schema: schema, mode: .upsert) }
                     setVersion(e, ch.after)
                 }
             }
@@ -555,7 +559,7 @@ public struct ConflictPromptClient: ClientMachine {
             if !store.contains(e), let k = known[e] { store[e] = k }
         case .create, .delete: break
         }
-        _ = store.apply(Self.overlayStep(op), mode: .upsert)
+        _ = store.apply(Self.overlayStep(op), schema: schema, mode: .upsert)
     }
 
     /// Creates are overlaid as upserts: the list may already hold the entity if the server

@@ -34,8 +34,12 @@ public struct ConflictPromptServer: ServerMachine {
     /// Per client: the lists it last asked for (realtime interest).
     var registered: [[Registered]]
 
-    public init(clients: Int) {
+    /// The run's data model.
+    let schema: Schema
+
+    public init(clients: Int, schema: Schema = .default) {
         registered = Array(repeating: [], count: max(0, clients))
+        self.schema = schema
     }
 
     public func modified(_ e: EntityID) -> UInt64 { Int(e.raw) < modified.count ? modified[Int(e.raw)] : 0 }
@@ -158,7 +162,7 @@ public struct ConflictPromptServer: ServerMachine {
                 if modified(e) != 0 || s.contains(e) { return .failure(Refusal(message: "entity \(e.raw) already exists")) }
             case .delete:
                 if !s.contains(e) { return .failure(Refusal(message: "entity \(e.raw) does not exist")) }
-                for l in (0..<Schema.linkCount).map({ LinkID(UInt8($0)) }) {
+                for l in schema.linkIDs {
                     for r in s.referrers(to: e, via: l) where !extra.contains(r) { extra.append(r) }
                 }
             case .link(_, _, let t):
@@ -166,7 +170,7 @@ public struct ConflictPromptServer: ServerMachine {
             case .update, .unlink:
                 break
             }
-            if let err = s.apply(op, mode: .update) { return .failure(Refusal(message: err.description)) }
+            if let err = s.apply(op, schema: schema, mode: .update) { return .failure(Refusal(message: err.description)) }
             applied.append(op)
             if !touched.contains(e) { touched.append(e) }
         }

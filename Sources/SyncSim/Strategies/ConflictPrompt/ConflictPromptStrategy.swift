@@ -56,6 +56,6 @@ public struct ConflictPromptStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> ConflictPromptServer {
-        ConflictPromptServer(clients: context.clientCount)
+        ConflictPromptServer(clients: context.clientCount, schema: context.schema)
     }
 }

@@ -34,6 +34,6 @@ public struct FullEntityStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> InstantServer {
-        InstantServer(clients: context.clientCount)
+        InstantServer(clients: context.clientCount, schema: context.schema)
     }
 }

@@ -100,8 +100,12 @@ public struct InstantClient: ClientMachine {
 
     static let reconnectTimer = ReactorConnection.reconnectTimer
 
+    /// The run's data model.
+    let schema: Schema
+
     public init(context: ClientContext, fullEntity: Bool, restoring durable: Durable?) {
         id = context.id
+        schema = context.schema
         persistence = context.persistence
         self.fullEntity = fullEntity
         sendTimeoutMs = context.options.sendTimeoutMs
@@ -250,7 +254,7 @@ public struct InstantClient: ClientMachine {
         let known = queries.contains { $0.server?.contains(e) == true }
         guard fullEntity, let seen = currentRecord(e) else { return InstantStep(op, upsert: !known) }
         var full: [FieldAssignment] = []
-        for f in ns.fields {
+        for f in schema.fields(of: ns) {
             if let x = a.first(where: { $0.field == f }) { full.append(x) } else if let v = seen[f] { full.append(FieldAssignment(f, v)) }
         }
         return InstantStep(.update(e, ns, full), upsert: !known)
@@ -344,7 +348,7 @@ public struct InstantClient: ClientMachine {
                 var k = 0
                 for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
                     if k >= done {
-                        for s in pending[p].steps { _ = store!.apply(s.op, mode: .upsert) }
+                        for s in pending[p].steps { _ = store!.apply(s.op, schema: schema, mode: .upsert) }
                         queries[i].overlaySerials.append(pending[p].serial)
                     }
                     k += 1
@@ -353,7 +357,7 @@ public struct InstantClient: ClientMachine {
                 queries[i].overlaySerials.removeAll(keepingCapacity: true)
                 for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
                     if store == nil { store = EntityStore(entriesOf: queries[i].server!) }
-                    for s in pending[p].steps { _ = store!.apply(s.op, mode: .upsert) }
+                    for s in pending[p].steps { _ = store!.apply(s.op, schema: schema, mode: .upsert) }
                     queries[i].overlaySerials.append(pending[p].serial)
                 }
                 queries[i].overlayValid = true
@@ -377,7 +381,7 @@ public struct InstantClient: ClientMachine {
         let visible = pending.filter { $0.txID.map { $0 > processedTxID } ?? true }
         if visible.isEmpty { return base }
         var store = EntityStore(entriesOf: base)
-        for m in visible { for s in m.steps { _ = store.apply(s.op, mode: .upsert) } }
+        for m in visible { for s in m.steps { _ = store.apply(s.op, schema: schema, mode: .upsert) } }
         return query.evaluate(store)
     }
 }

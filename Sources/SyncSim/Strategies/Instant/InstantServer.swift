@@ -23,8 +23,12 @@ public struct InstantServer: ServerMachine {
     /// Per client: nil when not connected; the queries it subscribed over this connection.
     var sessions: [[Subscription]?]
 
-    public init(clients: Int) {
+    /// The run's data model.
+    let schema: Schema
+
+    public init(clients: Int, schema: Schema = .default) {
         sessions = Array(repeating: nil, count: clients)
+        self.schema = schema
     }
 
     public mutating func handle(_ input: ServerInput<InstantUp>, now: Int64, out: inout ServerOutbox<InstantDown>) {
@@ -88,7 +92,7 @@ public struct InstantServer: ServerMachine {
     func commit(_ steps: [InstantStep]) -> Result<EntityStore, ApplyError> {
         var s = data
         for step in steps {
-            if let e = s.apply(step.op, mode: step.upsert ? .upsert : .update) { return .failure(e) }
+            if let e = s.apply(step.op, schema: schema, mode: step.upsert ? .upsert : .update) { return .failure(e) }
         }
         return .success(s)
     }

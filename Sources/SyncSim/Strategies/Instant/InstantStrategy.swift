@@ -33,6 +33,6 @@ public struct InstantStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> InstantServer {
-        InstantServer(clients: context.clientCount)
+        InstantServer(clients: context.clientCount, schema: context.schema)
     }
 }

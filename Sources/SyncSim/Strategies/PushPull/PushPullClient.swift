@@ -68,8 +68,12 @@ public struct PushPullClient: ClientMachine {
     /// The local database as the UI sees it (live rows, dangling links hidden).
     var view = EntityStore()
 
+    /// The run's data model.
+    let schema: Schema
+
     public init(context: ClientContext, restoring durable: Durable?) {
         id = context.id
+        schema = context.schema
         persistence = context.persistence
         queueCap = context.queueCap
         intervalMs = context.options.syncIntervalMs
@@ -217,7 +221,7 @@ public struct PushPullClient: ClientMachine {
             for w in queue.failAll() { out(.event(.writeRejected(w, .conflictDiscarded))) }
             records = [:]
             conflicts = []
-            for r in changes { records[r.entity] = PushPullMerge.apply(remote: r, to: nil) }
+            for r in changes { records[r.entity] = PushPullMerge.apply(remote: r, to: nil, schema: schema) }
         } else {
             // WatermelonDB applyRemote: a remote delete destroys the row even if changed locally.
             for e in deleted {
@@ -227,7 +231,7 @@ public struct PushPullClient: ClientMachine {
                 for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
             }
             for r in changes {
-                records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity])
+                records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity], schema: schema)
                 if let i = conflicts.firstIndex(where: { $0.entity == r.entity }) { conflicts[i].server = r }
             }
         }
@@ -289,7 +293,7 @@ public struct PushPullClient: ClientMachine {
                 records[e] = r
             case .serverNewer(let s):
                 // Seed 004 §5.1: server timestamp newer → server wins; the local change is dropped.
-                records[e] = PushPullMerge.apply(remote: s, to: nil).map { var x = $0; x.clientKey = records[e]?.clientKey; return x }
+                records[e] = PushPullMerge.apply(remote: s, to: nil, schema: schema).map { var x = $0; x.clientKey = records[e]?.clientKey; return x }
                 for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
             case .conflict(let s):
                 // Seed 004 §5.1: equal timestamps, different data → the user chooses.
@@ -362,7 +366,7 @@ public struct PushPullClient: ClientMachine {
         var ops: [(EntityID, OperationKind)] = []
         for op in w.ops {
             let key = random.next()
-            if let err = Self.applyLocal(op, now: now, records: &next, view: view, randomBits: key) {
+            if let err = Self.applyLocal(op, now: now, records: &next, view: view, randomBits: key, schema: schema) {
                 out(.event(.writeRejected(w.id, .invalid(err))))
                 return
             }
@@ -386,7 +390,7 @@ public struct PushPullClient: ClientMachine {
     /// Applies one user step to the local database (WatermelonDB `create` / `update` /
     /// `markAsDeleted`). Returns an error text instead of applying an invalid step.
     static func applyLocal(_ op: Op, now: Int64, records: inout [EntityID: LocalRecord], view: EntityStore,
-                           randomBits: UInt64) -> String? {
+                           randomBits: UInt64, schema: Schema) -> String? {
         let e = op.entity
         func live(_ ns: NamespaceID) -> (LocalRecord?, String) {
             guard let r = records[e], r.status != .deleted else { return (nil, "\(EntityRef(e, ns)) is not in the local database") }
@@ -396,17 +400,17 @@ public struct PushPullClient: ClientMachine {
         switch op {
         case .create(_, let ns, let a):
             if records[e] != nil { return "\(EntityRef(e, ns)) already exists" }
-            if let err = EntityStore.validate(a, ns) { return err.description }
-            var rec = EntityRecord(namespace: ns)
+            if let err = EntityStore.validate(a, ns, schema: schema) { return err.description }
+            var rec = EntityRecord(namespace: ns, schema: schema)
             for x in a { rec[x.field] = x.value }
             // Seed 004 §6.4: a time-ordered client id (UUID v7: milliseconds, then random bits).
             let key = UInt64(bitPattern: now) << 22 | (randomBits & 0x3F_FFFF)
             records[e] = LocalRecord(entity: e, clientKey: key, serverKey: nil, record: rec, status: .created,
-                                     changed: ColumnSet.all(of: rec), updatedAt: now)
+                                     changed: ColumnSet.all(of: rec, schema: schema), updatedAt: now)
         case .update(_, let ns, let a):
             let (found, err) = live(ns)
             guard var r = found else { return err }
-            if let err = EntityStore.validate(a, ns) { return err.description }
+            if let err = EntityStore.validate(a, ns, schema: schema) { return err.description }
             for x in a where r.record[x.field] != x.value {
                 r.record[x.field] = x.value
                 r.changed.insert(x.field)
@@ -420,16 +424,18 @@ public struct PushPullClient: ClientMachine {
             r.updatedAt = now
             records[e] = r
         case .link(_, let l, let t):
-            let (found, err) = live(l.from)
+            guard schema.contains(l) else { return "link \(l.raw) is not in the schema" }
+            let (found, err) = live(schema.source(of: l))
             guard var r = found else { return err }
-            guard view[t]?.namespace == l.to else { return "link target \(EntityRef(t, l.to)) is not in the local database" }
-            if r.record[l] != t { r.record[l] = t; r.changed.insert(l) }
+            guard view[t]?.namespace == schema.target(of: l) else { return "link target \(EntityRef(t, schema.target(of: l))) is not in the local database" }
+            if r.record.setLink(l, to: t, many: schema.isMany(l)) { r.changed.insert(l) }
             touch(&r, now)
             records[e] = r
         case .unlink(_, let l, let t):
-            let (found, err) = live(l.from)
+            guard schema.contains(l) else { return "link \(l.raw) is not in the schema" }
+            let (found, err) = live(schema.source(of: l))
             guard var r = found else { return err }
-            if r.record[l] == t { r.record[l] = nil; r.changed.insert(l) }
+            if r.record.clearLink(l, from: t) { r.changed.insert(l) }
             touch(&r, now)
             records[e] = r
         }
@@ -458,7 +464,7 @@ public struct PushPullClient: ClientMachine {
         case .keepServer:
             // Seed 004 resolveConflict('server'): take the server's row; the local change is dropped.
             let key = records[c.entity]?.clientKey
-            records[c.entity] = PushPullMerge.apply(remote: c.server, to: nil).map { var x = $0; x.clientKey = key; return x }
+            records[c.entity] = PushPullMerge.apply(remote: c.server, to: nil, schema: schema).map { var x = $0; x.clientKey = key; return x }
             for w in queue.fail(on: c.entity) { out(.event(.writeRejected(w, .conflictDiscarded))) }
             persist(out: &out)
             refreshYields(out: &out)
@@ -477,7 +483,7 @@ public struct PushPullClient: ClientMachine {
         for e in records.keys.sorted() where records[e]!.status != .deleted { s[e] = records[e]!.record }
         for (e, r) in s.entities {
             var r2 = r
-            for l in r.namespace.links { if let t = r[l], s[t]?.namespace != l.to { r2[l] = nil } }
+            for l in schema.links(of: r.namespace) { r2.filterLink(l) { s[$0]?.namespace == schema.target(of: l) } }
             if r2 != r { s[e] = r2 }
         }
         view = s

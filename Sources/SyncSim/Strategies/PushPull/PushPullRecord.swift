@@ -7,34 +7,39 @@ public enum RecordStatus: String, Hashable, Sendable, CustomStringConvertible {
     public var description: String { rawValue }
 }
 
-/// WatermelonDB's `_changed` column: the columns changed locally since the last sync, as a bit set
-/// (bit = field id for fields, `Schema.fieldCount` + link id for links), so no string or hash
-/// order reaches an outcome.
+/// WatermelonDB's `_changed` column: the columns changed locally since the last sync, as bit sets
+/// (field ids in two words, link ids in a third: `Schema.Limits` keeps ids below 128 and 32), so
+/// no string or hash order reaches an outcome.
 public struct ColumnSet: Hashable, Sendable, CustomStringConvertible {
-    public private(set) var bits: UInt32 = 0
+    var fieldsLow: UInt64 = 0
+    var fieldsHigh: UInt64 = 0
+    var linkBits: UInt64 = 0
     public init() {}
 
-    public static func field(_ f: FieldID) -> UInt32 { 1 << UInt32(f.raw) }
-    public static func link(_ l: LinkID) -> UInt32 { 1 << UInt32(Schema.fieldCount + Int(l.raw)) }
-
-    public var isEmpty: Bool { bits == 0 }
-    public func contains(_ f: FieldID) -> Bool { bits & Self.field(f) != 0 }
-    public func contains(_ l: LinkID) -> Bool { bits & Self.link(l) != 0 }
-    public mutating func insert(_ f: FieldID) { bits |= Self.field(f) }
-    public mutating func insert(_ l: LinkID) { bits |= Self.link(l) }
+    public var isEmpty: Bool { fieldsLow | fieldsHigh | linkBits == 0 }
+    public func contains(_ f: FieldID) -> Bool {
+        f.raw < 64 ? fieldsLow & (1 << UInt64(f.raw)) != 0 : fieldsHigh & (1 << UInt64(f.raw & 63)) != 0
+    }
+    public func contains(_ l: LinkID) -> Bool { l.raw < 64 && linkBits & (1 << UInt64(l.raw)) != 0 }
+    public mutating func insert(_ f: FieldID) {
+        if f.raw < 64 { fieldsLow |= 1 << UInt64(f.raw) } else { fieldsHigh |= 1 << UInt64(f.raw & 63) }
+    }
+    public mutating func insert(_ l: LinkID) { if l.raw < 64 { linkBits |= 1 << UInt64(l.raw) } }
 
     /// Every column of a namespace that is set in `record` (a local create changes them all).
-    public static func all(of record: EntityRecord) -> ColumnSet {
+    public static func all(of record: EntityRecord, schema: Schema) -> ColumnSet {
         var c = ColumnSet()
-        for f in record.namespace.fields where record[f] != nil { c.insert(f) }
-        for l in record.namespace.links where record[l] != nil { c.insert(l) }
+        for f in schema.fields(of: record.namespace) where record[f] != nil { c.insert(f) }
+        for l in schema.links(of: record.namespace) where !record.targets(l).isEmpty { c.insert(l) }
         return c
     }
 
+    /// `title,author`, named by `Schema.describing`.
     public var description: String {
+        let s = Schema.describing
         var names: [String] = []
-        for i in 0..<Schema.fieldCount where bits & (1 << UInt32(i)) != 0 { names.append(Schema.fieldNames[i]) }
-        for i in 0..<Schema.linkCount where bits & (1 << UInt32(Schema.fieldCount + i)) != 0 { names.append(Schema.linkNames[i]) }
+        for i in 0..<min(s.fieldCount, 128) where contains(FieldID(UInt8(i))) { names.append(s.name(of: FieldID(UInt8(i)))) }
+        for i in 0..<min(s.linkCount, 64) where contains(LinkID(UInt8(i))) { names.append(s.name(of: LinkID(UInt8(i)))) }
         return names.joined(separator: ",")
     }
 }
@@ -69,7 +74,7 @@ public struct LocalRecord: Hashable, Sendable {
 ///  - a locally changed row takes the remote values except the locally changed columns, and
 ///    stays unsynced (its status, `_changed` and local `updatedAt` are kept).
 enum PushPullMerge {
-    static func apply(remote: RemoteRecord, to local: LocalRecord?) -> LocalRecord? {
+    static func apply(remote: RemoteRecord, to local: LocalRecord?, schema: Schema) -> LocalRecord? {
         guard var l = local else {
             return LocalRecord(entity: remote.entity, clientKey: nil, serverKey: remote.serverKey, record: remote.record,
                                status: .synced, changed: ColumnSet(), updatedAt: remote.updatedAt)
@@ -81,8 +86,8 @@ enum PushPullMerge {
                                status: .synced, changed: ColumnSet(), updatedAt: remote.updatedAt)
         }
         var merged = remote.record
-        for f in merged.namespace.fields where l.changed.contains(f) { merged[f] = l.record[f] }
-        for k in merged.namespace.links where l.changed.contains(k) { merged[k] = l.record[k] }
+        for f in schema.fields(of: merged.namespace) where l.changed.contains(f) { merged[f] = l.record[f] }
+        for k in schema.links(of: merged.namespace) where l.changed.contains(k) { merged.copyLink(k, from: l.record) }
         l.record = merged
         l.serverKey = remote.serverKey
         return l

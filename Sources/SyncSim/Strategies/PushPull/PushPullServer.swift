@@ -36,7 +36,10 @@ public struct PushPullServer: ServerMachine {
     public private(set) var txID: UInt64 = 0
     var nextServerKey: UInt64 = 1
 
-    public init() {}
+    /// The run's data model.
+    let schema: Schema
+
+    public init(schema: Schema = .default) { self.schema = schema }
 
     public mutating func handle(_ input: ServerInput<PushPullUp>, now: Int64, out: inout ServerOutbox<PushPullDown>) {
         switch input {
@@ -118,7 +121,7 @@ public struct PushPullServer: ServerMachine {
             out(.invalidInput("push of entity \(e.raw) names ids of entity \(mapped.raw)"))
             return .gone
         }
-        if let err = EntityStore.validate(ns.fields.compactMap { f in p.record[f].map { FieldAssignment(f, $0) } }, ns) {
+        if let err = EntityStore.validate(schema.fields(of: ns).compactMap { f in p.record[f].map { FieldAssignment(f, $0) } }, ns, schema: schema) {
             out(.invalidInput("push of entity \(e.raw): \(err)"))
             return .gone
         }
@@ -144,7 +147,7 @@ public struct PushPullServer: ServerMachine {
             byServerKey[key] = e
             if let ck = p.clientKey { byClientKey[ck] = e }
             ops.append(.create(e, ns, assignments(rec)))
-            for l in ns.links { if let t = rec[l] { ops.append(.link(e, l, t)) } }
+            for l in schema.links(of: ns) { for t in rec.targets(l) { ops.append(.link(e, l, t)) } }
             return .applied(serverKey: key)
         }
         if s.namespace != ns {
@@ -169,8 +172,13 @@ public struct PushPullServer: ServerMachine {
         meta[e]!.updatedAt = p.updatedAt
         meta[e]!.version = version
         ops.append(.update(e, ns, assignments(rec)))
-        for l in ns.links where rec[l] != s[l] {
-            if let t = rec[l] { ops.append(.link(e, l, t)) } else if let old = s[l] { ops.append(.unlink(e, l, old)) }
+        for l in schema.links(of: ns) {
+            let now = rec.targets(l), before = s.targets(l)
+            if now == before { continue }
+            if schema.isMany(l) {
+                for t in before where !now.contains(t) { ops.append(.unlink(e, l, t)) }
+                for t in now where !before.contains(t) { ops.append(.link(e, l, t)) }
+            } else if let t = now.first { ops.append(.link(e, l, t)) } else if let old = before.first { ops.append(.unlink(e, l, old)) }
         }
         return .applied(serverKey: m.serverKey)
     }
@@ -184,18 +192,18 @@ public struct PushPullServer: ServerMachine {
             if tombstones[e] != nil { return "entity \(e.raw) was deleted" }
             switch op {
             case .create(_, let ns, let a):
-                if let err = data.apply(.create(e, ns, a)) { return err.description }
+                if let err = data.apply(.create(e, ns, a), schema: schema) { return err.description }
                 newMeta(e, now)
             case .update(_, let ns, let a):
                 let existed = data.contains(e)
-                if let err = data.apply(.update(e, ns, a), mode: .upsert) { return err.description }
+                if let err = data.apply(.update(e, ns, a), schema: schema, mode: .upsert) { return err.description }
                 if existed { touch(e, now) } else { newMeta(e, now) }
             case .delete:
                 // Deleting an id the server has not received yet still leaves a tombstone: a
                 // later push of its create must not bring it into existence.
                 if data.contains(e) { delete(e) } else { bump(); tombstones[e] = version }
             case .link, .unlink:
-                if let err = data.apply(op) { return err.description }
+                if let err = data.apply(op, schema: schema) { return err.description }
                 touch(e, now)
             }
         }
@@ -219,8 +227,8 @@ public struct PushPullServer: ServerMachine {
     /// Removes the entity, leaves a tombstone, and re-stamps the rows whose links it cleared.
     mutating func delete(_ e: EntityID) {
         var referrers: [EntityID] = []
-        for l in 0..<Schema.linkCount { referrers.append(contentsOf: data.referrers(to: e, via: LinkID(UInt8(l)))) }
-        _ = data.apply(.delete(e, data[e]?.namespace ?? .todos))
+        for l in schema.linkIDs { referrers.append(contentsOf: data.referrers(to: e, via: l)) }
+        _ = data.apply(.delete(e, data[e]?.namespace ?? NamespaceID(0)), schema: schema)
         meta[e] = nil
         bump()
         tombstones[e] = version
@@ -235,13 +243,13 @@ public struct PushPullServer: ServerMachine {
     /// Links to entities the server does not have are dropped (the server keeps no dangling ids).
     func normalized(_ r: EntityRecord, self e: EntityID) -> EntityRecord {
         var r = r
-        for l in r.namespace.links {
-            if let t = r[l], t == e || data[t]?.namespace != l.to { r[l] = nil }
+        for l in schema.links(of: r.namespace) {
+            r.filterLink(l) { t in t != e && data[t]?.namespace == schema.target(of: l) }
         }
         return r
     }
 
     func assignments(_ r: EntityRecord) -> [FieldAssignment] {
-        r.namespace.fields.compactMap { f in r[f].map { FieldAssignment(f, $0) } }
+        schema.fields(of: r.namespace).compactMap { f in r[f].map { FieldAssignment(f, $0) } }
     }
 }

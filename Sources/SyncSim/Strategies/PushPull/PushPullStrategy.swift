@@ -58,6 +58,6 @@ public struct PushPullStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> PushPullServer {
-        PushPullServer()
+        PushPullServer(schema: context.schema)
     }
 }

@@ -74,8 +74,12 @@ public struct ReferenceClient: ClientMachine {
     var pollDue = false
     var dirty = false
 
+    /// The run's data model.
+    let schema: Schema
+
     public init(context: ClientContext, restoring durable: Durable?) {
         id = context.id
+        schema = context.schema
         persistence = context.persistence
         queueCap = context.queueCap
         incarnation = UInt64(max(0, context.incarnation))
@@ -174,7 +178,7 @@ public struct ReferenceClient: ClientMachine {
             let stamp = clock.tick(now: now)
             dirty = true
             var v = view
-            switch v.apply(w.ops, stamp: stamp, version: 0) {
+            switch v.apply(w.ops, stamp: stamp, version: 0, schema: schema) {
             case .success:
                 view = v
             case .failure(.missing):
@@ -226,7 +230,7 @@ public struct ReferenceClient: ClientMachine {
             if version > serverVersionHint { serverVersionHint = version }
             var changed = false
             if base <= replicaVersion && (version > replicaVersion || !replicaValid) && (replicaValid || base == 0) {
-                for c in changes { replica.put(c.id, c.state) }
+                for c in changes { replica.put(c.id, c.state, schema: schema) }
                 replicaVersion = version
                 replicaValid = true
                 changed = true
@@ -293,8 +297,8 @@ public struct ReferenceClient: ClientMachine {
     /// the order the user made them, by the same LWW rules the server applies.
     mutating func rebuildView() {
         var v = replica
-        for c in confirmed { _ = v.apply(c.mutation.ops, stamp: c.mutation.stamp, version: 0) }
-        for m in queue { _ = v.apply(m.ops, stamp: m.stamp, version: 0) }
+        for c in confirmed { _ = v.apply(c.mutation.ops, stamp: c.mutation.stamp, version: 0, schema: schema) }
+        for m in queue { _ = v.apply(m.ops, stamp: m.stamp, version: 0, schema: schema) }
         view = v
     }
 

@@ -96,7 +96,7 @@ public enum ReferenceDown: WireMessage {
             }
             if !ch.isEmpty {
                 s += " changes: " + ch.map { c in
-                    c.state.record.map { "\(EntityRef(c.id, c.state.namespace))\($0.summary)" } ?? "\(EntityRef(c.id, c.state.namespace)) deleted"
+                    c.state.record(in: Schema.describing).map { "\(EntityRef(c.id, c.state.namespace))\($0.summary)" } ?? "\(EntityRef(c.id, c.state.namespace)) deleted"
                 }.joined(separator: " ")
             }
             return s

@@ -19,8 +19,12 @@ public struct ReferenceServer: ServerMachine {
     var known: [Bool]
     var heardFromClient = false
 
-    public init(clients: Int) {
+    /// The run's data model.
+    let schema: Schema
+
+    public init(clients: Int, schema: Schema = .default) {
         known = Array(repeating: false, count: max(0, clients))
+        self.schema = schema
     }
 
     public var data: EntityStore { table.store }
@@ -81,7 +85,7 @@ public struct ReferenceServer: ServerMachine {
 
     mutating func commit(_ ops: [Op], stamp: HLCTimestamp, writes: [WriteID], origin: Origin,
                          out: inout ServerOutbox<Down>) -> ReferenceOutcome {
-        switch table.apply(ops, stamp: stamp, version: version + 1) {
+        switch table.apply(ops, stamp: stamp, version: version + 1, schema: schema) {
         case .success(let effective):
             version += 1
             let tx = AppliedTransaction(txID: nextTx, origin: origin, writes: writes, ops: effective)

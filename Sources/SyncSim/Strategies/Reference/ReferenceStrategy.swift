@@ -39,6 +39,6 @@ public struct ReferenceStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> ReferenceServer {
-        ReferenceServer(clients: context.clientCount)
+        ReferenceServer(clients: context.clientCount, schema: context.schema)
     }
 }

@@ -11,23 +11,37 @@ public struct EntityState: Hashable, Sendable, StableHashable {
     public var valueStamps: [HLCTimestamp?]
     public var links: [EntityID?]
     public var linkStamps: [HLCTimestamp?]
+    /// Has-many links (only in schemas that have them): one LWW register per (link, target),
+    /// whose value is "present" — an observed-remove set with timestamps, so concurrent link
+    /// and unlink of one target resolve by HLC like every other register.
+    public var manyLinks: [[ManyLinkRegister]]
     /// The server version at which this entity last changed (0 on clients' local edits).
     public var version: UInt64 = 0
 
-    public init(namespace: NamespaceID) {
+    public struct ManyLinkRegister: Hashable, Sendable {
+        public var target: EntityID
+        public var present: Bool
+        public var stamp: HLCTimestamp
+    }
+
+    public init(namespace: NamespaceID, schema: Schema) {
         self.namespace = namespace
-        values = Array(repeating: nil, count: Schema.fieldCount)
-        valueStamps = Array(repeating: nil, count: Schema.fieldCount)
-        links = Array(repeating: nil, count: Schema.linkCount)
-        linkStamps = Array(repeating: nil, count: Schema.linkCount)
+        values = Array(repeating: nil, count: schema.fieldCount)
+        valueStamps = Array(repeating: nil, count: schema.fieldCount)
+        links = Array(repeating: nil, count: schema.linkCount)
+        linkStamps = Array(repeating: nil, count: schema.linkCount)
+        manyLinks = schema.hasManyLinks ? Array(repeating: [], count: schema.linkCount) : []
     }
 
     /// What the oracles and queries see: nil for a tombstone.
-    public var record: EntityRecord? {
+    public func record(in schema: Schema) -> EntityRecord? {
         if deleted { return nil }
-        var r = EntityRecord(namespace: namespace)
+        var r = EntityRecord(namespace: namespace, schema: schema)
         r.values = values
         r.links = links
+        for (i, regs) in manyLinks.enumerated() where i < r.manyLinks.count {
+            r.manyLinks[i] = regs.filter(\.present).map(\.target).sorted()
+        }
         return r
     }
 
@@ -40,6 +54,10 @@ public struct EntityState: Hashable, Sendable, StableHashable {
         for (l, s) in zip(links, linkStamps) {
             if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
             if let s { h.byte(1); s.stableHash(into: &h) } else { h.byte(0) }
+        }
+        for regs in manyLinks {
+            h.combine(regs.count)
+            for g in regs { h.combine(g.target.raw); h.combine(g.present); g.stamp.stableHash(into: &h) }
         }
     }
 }
@@ -90,11 +108,11 @@ public struct ReferenceTable: Hashable, Sendable {
     }
 
     /// Replaces one entity's registers (replication from the server).
-    public mutating func put(_ id: EntityID, _ s: EntityState) {
+    public mutating func put(_ id: EntityID, _ s: EntityState, schema: Schema) {
         let i = Int(id.raw)
         if i >= states.count { states.append(contentsOf: repeatElement(nil, count: i - states.count + 1)) }
         states[i] = s
-        store[id] = s.record
+        store[id] = s.record(in: schema)
     }
 
     /// Every entity changed after `version` (tombstones included), in id order.
@@ -114,12 +132,12 @@ public struct ReferenceTable: Hashable, Sendable {
     /// link pointing at the entity; an edit of a tombstone, a link to or from one, is refused;
     /// link/unlink are LWW registers too (unlink only clears the link if it still points at the
     /// named target).
-    public mutating func apply(_ ops: [Op], stamp: HLCTimestamp, version: UInt64) -> Result<[Op], ReferenceRefusal> {
+    public mutating func apply(_ ops: [Op], stamp: HLCTimestamp, version: UInt64, schema: Schema) -> Result<[Op], ReferenceRefusal> {
         var t = self
         var effective: [Op] = []
         effective.reserveCapacity(ops.count)
         for op in ops {
-            switch t.applyOne(op, stamp: stamp, version: version) {
+            switch t.applyOne(op, stamp: stamp, version: version, schema: schema) {
             case .success(let e): effective.append(e)
             case .failure(let r): return .failure(r)
             }
@@ -128,14 +146,11 @@ public struct ReferenceTable: Hashable, Sendable {
         return .success(effective)
     }
 
-    mutating func applyOne(_ op: Op, stamp: HLCTimestamp, version: UInt64) -> Result<Op, ReferenceRefusal> {
+    mutating func applyOne(_ op: Op, stamp: HLCTimestamp, version: UInt64, schema: Schema) -> Result<Op, ReferenceRefusal> {
         switch op {
         case .create(let e, let ns, let a), .update(let e, let ns, let a):
-            for x in a {
-                if x.field.namespace != ns { return .failure(.invalid("field \(x.field.name) is not a field of \(ns.name)")) }
-                if x.value.kind != x.field.kind { return .failure(.invalid("wrong value type for \(x.field.name)")) }
-            }
-            var s = self[e] ?? EntityState(namespace: ns)
+            if let err = EntityStore.validate(a, ns, schema: schema) { return .failure(.invalid(err.description)) }
+            var s = self[e] ?? EntityState(namespace: ns, schema: schema)
             if s.deleted { return .failure(.tombstoned(e)) }
             if s.namespace != ns { return .failure(.invalid("entity \(e.raw) is in \(s.namespace.name), not \(ns.name)")) }
             var won: [FieldAssignment] = []
@@ -147,35 +162,58 @@ public struct ReferenceTable: Hashable, Sendable {
                 won.append(x)
             }
             s.version = version
-            put(e, s)
+            put(e, s, schema: schema)
             if case .create = op { return .success(.create(e, ns, won)) }
             return .success(.update(e, ns, won))
         case .delete(let e, let ns):
-            var s = self[e] ?? EntityState(namespace: ns)
+            guard schema.contains(ns) else { return .failure(.invalid("namespace \(ns.raw) is not in the schema")) }
+            var s = self[e] ?? EntityState(namespace: ns, schema: schema)
             if s.namespace != ns { return .failure(.invalid("entity \(e.raw) is in \(s.namespace.name), not \(ns.name)")) }
             if !s.deleted {
                 s.deleted = true
-                s.values = Array(repeating: nil, count: Schema.fieldCount)
-                s.links = Array(repeating: nil, count: Schema.linkCount)
+                s.values = Array(repeating: nil, count: schema.fieldCount)
+                s.links = Array(repeating: nil, count: schema.linkCount)
+                if !s.manyLinks.isEmpty { s.manyLinks = Array(repeating: [], count: schema.linkCount) }
                 s.version = version
-                put(e, s)
+                put(e, s, schema: schema)
                 for i in states.indices {
-                    guard var r = states[i], !r.deleted, r.links.contains(e) else { continue }
+                    guard var r = states[i], !r.deleted,
+                          r.links.contains(e) || r.manyLinks.contains(where: { $0.contains { $0.target == e && $0.present } }) else { continue }
                     for l in r.links.indices where r.links[l] == e { r.links[l] = nil }
+                    for l in r.manyLinks.indices { r.manyLinks[l].removeAll { $0.target == e } }
                     r.version = version
-                    put(EntityID(UInt32(i)), r)
+                    put(EntityID(UInt32(i)), r, schema: schema)
                 }
             }
             return .success(op)
         case .link(let e, let l, let target), .unlink(let e, let l, let target):
             guard var s = self[e] else { return .failure(.missing(e)) }
             if s.deleted { return .failure(.tombstoned(e)) }
-            if s.namespace != l.from { return .failure(.invalid("entity \(e.raw) is not in \(l.from.name)")) }
+            guard schema.contains(l) else { return .failure(.invalid("link \(l.raw) is not in the schema")) }
+            if s.namespace != schema.source(of: l) { return .failure(.invalid("entity \(e.raw) is not in \(schema.source(of: l).name)")) }
             let li = Int(l.raw)
             if case .link = op {
                 guard let ts = self[target] else { return .failure(.missing(target)) }
                 if ts.deleted { return .failure(.tombstoned(target)) }
-                if ts.namespace != l.to { return .failure(.invalid("link target \(target.raw) is not in \(l.to.name)")) }
+                if ts.namespace != schema.target(of: l) { return .failure(.invalid("link target \(target.raw) is not in \(schema.target(of: l).name)")) }
+            }
+            if schema.isMany(l) {
+                // One register per target: link sets it present, unlink absent, newest stamp wins.
+                let present: Bool
+                if case .link = op { present = true } else { present = false }
+                if let k = s.manyLinks[li].firstIndex(where: { $0.target == target }) {
+                    if s.manyLinks[li][k].stamp > stamp { return .success(op) }
+                    s.manyLinks[li][k].present = present
+                    s.manyLinks[li][k].stamp = stamp
+                } else {
+                    s.manyLinks[li].append(EntityState.ManyLinkRegister(target: target, present: present, stamp: stamp))
+                    s.manyLinks[li].sort { $0.target < $1.target }
+                }
+                s.version = version
+                put(e, s, schema: schema)
+                return .success(op)
+            }
+            if case .link = op {
                 if let old = s.linkStamps[li], old > stamp { return .success(op) }
                 s.links[li] = target
             } else {
@@ -185,7 +223,7 @@ public struct ReferenceTable: Hashable, Sendable {
             }
             s.linkStamps[li] = stamp
             s.version = version
-            put(e, s)
+            put(e, s, schema: schema)
             return .success(op)
         }
     }

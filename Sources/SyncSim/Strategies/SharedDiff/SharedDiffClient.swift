@@ -47,7 +47,7 @@ public struct SharedDiffClient: ClientMachine {
         var subscription: SubscriptionID? { key.isOnce ? nil : SubscriptionID(UInt32(key.raw)) }
 
         /// The namespaces this collection holds: its roots and the entities it reaches by link.
-        func holds(_ ns: NamespaceID) -> Bool { query.namespace == ns || query.includedNamespace == ns }
+        func holds(_ ns: NamespaceID, in schema: Schema) -> Bool { query.namespace == ns || query.includedNamespace(in: schema) == ns }
     }
 
     public let id: ClientID
@@ -74,8 +74,12 @@ public struct SharedDiffClient: ClientMachine {
     /// async task; two collections' saves land "milliseconds apart", seed 001 §Evidence).
     static let saveDelayMs: ClosedRange<Int> = 2...40
 
+    /// The run's data model.
+    let schema: Schema
+
     public init(context: ClientContext, restoring durable: Durable?) {
         id = context.id
+        schema = context.schema
         persistence = context.persistence
         sendTimeoutMs = context.options.sendTimeoutMs
         random = context.random

@@ -39,9 +39,9 @@ extension SharedDiffClient {
         while let e = frontier.popLast() {
             guard let r = view.record(e) else { continue }
             var next: [EntityID] = []
-            for l in r.namespace.links { if let t = r[l], view.contains(t) { next.append(t) } }
+            for l in schema.links(of: r.namespace) { for t in r.targets(l) where view.contains(t) { next.append(t) } }
             for entry in view.entries {
-                for l in entry.record.namespace.links where entry.record[l] == e { next.append(entry.id) }
+                for l in schema.links(of: entry.record.namespace) where entry.record.points(l, at: e) { next.append(entry.id) }
             }
             for n in next where !sent.contains(n) {
                 sent.append(n)
@@ -53,9 +53,9 @@ extension SharedDiffClient {
         for e in sent {
             guard let r = view.record(e) else { continue }
             var fields: [FieldAssignment] = []
-            for f in r.namespace.fields { if let v = r[f] { fields.append(FieldAssignment(f, v)) } }
+            for f in schema.fields(of: r.namespace) { if let v = r[f] { fields.append(FieldAssignment(f, v)) } }
             steps.append(InstantStep(.update(e, r.namespace, fields), upsert: true))
-            for l in r.namespace.links { if let t = r[l], view.contains(t) { links.append(InstantStep(.link(e, l, t), upsert: false)) } }
+            for l in schema.links(of: r.namespace) { for t in r.targets(l) where view.contains(t) { links.append(InstantStep(.link(e, l, t), upsert: false)) } }
         }
         steps.append(contentsOf: links)
         var writes: [WriteID] = []

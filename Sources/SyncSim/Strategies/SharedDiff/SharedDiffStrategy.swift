@@ -50,6 +50,6 @@ public struct SharedDiffStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> InstantServer {
-        InstantServer(clients: context.clientCount)
+        InstantServer(clients: context.clientCount, schema: context.schema)
     }
 }

@@ -6,10 +6,10 @@
 /// collection (filtered, or profiles reached through `posts with author`) shows only its part.
 extension SharedDiffClient {
     /// The namespaces an op touches: a link changes its source and its target's reverse view.
-    static func namespaces(of op: Op) -> [NamespaceID] {
+    static func namespaces(of op: Op, in schema: Schema) -> [NamespaceID] {
         switch op {
-        case .link(_, let l, _), .unlink(_, let l, _): return [l.from, l.to]
-        default: return [op.namespace]
+        case .link(_, let l, _), .unlink(_, let l, _): return [schema.source(of: l), schema.target(of: l)]
+        default: return [op.namespace(in: schema)]
         }
     }
 
@@ -31,8 +31,9 @@ extension SharedDiffClient {
             case .update(let e, let ns, _), .delete(let e, let ns):
                 if seen(e) == nil { return "no collection holds \(EntityRef(e, ns))" }
             case .link(let e, let l, let t), .unlink(let e, let l, let t):
-                if seen(e) == nil { return "no collection holds \(EntityRef(e, l.from))" }
-                if seen(t) == nil { return "no collection holds \(EntityRef(t, l.to))" }
+                guard schema.contains(l) else { return "link \(l.raw) is not in the schema" }
+                if seen(e) == nil { return "no collection holds \(EntityRef(e, schema.source(of: l)))" }
+                if seen(t) == nil { return "no collection holds \(EntityRef(t, schema.target(of: l)))" }
             }
         }
         return nil
@@ -46,11 +47,11 @@ extension SharedDiffClient {
             return
         }
         var touched: [NamespaceID] = []
-        for op in w.ops { for ns in Self.namespaces(of: op) where !touched.contains(ns) { touched.append(ns) } }
+        for op in w.ops { for ns in Self.namespaces(of: op, in: schema) where !touched.contains(ns) { touched.append(ns) } }
         var owedBy: [SubscriptionID] = []
         for i in collections.indices {
             guard let s = collections[i].subscription, collections[i].shown != nil else { continue }
-            let due = touched.filter { collections[i].holds($0) }
+            let due = touched.filter { collections[i].holds($0, in: schema) }
             if due.isEmpty { continue }
             owedBy.append(s)
             if collections[i].saveDue.isEmpty {
@@ -103,6 +104,6 @@ extension SharedDiffClient {
             if !store.contains(t), let r = seen(t) { store[t] = r }
         case .create, .delete: break
         }
-        _ = store.apply(op, mode: .upsert)
+        _ = store.apply(op, schema: schema, mode: .upsert)
     }
 }
