@@ -97,6 +97,7 @@ public struct AnyStrategy: Sendable {
                 found.stopped = true
                 return nil
             }
+            found.simulated += 1
             guard let violations = (try? Simulator.run(strategy, candidate, seed: seed))?.violations else { return nil }
             if let hit = violations.first(where: { $0.invariant == invariant }) { found.record(candidate, hit) }
             return violations
@@ -105,9 +106,10 @@ public struct AnyStrategy: Sendable {
         let outcome = shrinker.shrink(request.schedule)
         if !found.stopped { return outcome }
         // Stopped: the shrinker keeps every candidate that still fails, so the last failing
-        // candidate is its best so far.
+        // candidate is its best so far. (The shrinker went on counting the candidates it was
+        // refused; `runs` counts the simulations that really ran.)
         guard let last = found.last else { return nil }
-        return Shrinker.Outcome(schedule: last.schedule, violation: last.violation, runs: shrinker.runs,
+        return Shrinker.Outcome(schedule: last.schedule, violation: last.violation, runs: found.simulated,
                                 originalActions: request.schedule.actions.count)
     }
 }
@@ -117,5 +119,6 @@ public struct AnyStrategy: Sendable {
 private final class ShortestFailure {
     var last: (schedule: Schedule, violation: Violation)?
     var stopped = false
+    var simulated = 0
     func record(_ schedule: Schedule, _ violation: Violation) { last = (schedule, violation) }
 }
