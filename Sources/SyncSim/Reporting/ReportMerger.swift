@@ -18,8 +18,10 @@ public enum ReportMerger {
                   o.actions == b.actions, o.shrink == b.shrink else {
                 throw ReportMergeError("\(d)/report.json: options differ from \(dirs[0]) (strategies, seeds, swarm, clients, actions and shrink must match)")
             }
-            if let i = r.strategies.indices.first(where: { r.strategies[$0].strategyDescription != described[$0] }) {
-                throw ReportMergeError("\(d)/report.json: strategy '\(r.strategies[i].name)' is described differently than in \(dirs[0]) (summary, arbitration or contract); merge shards of one tool version")
+            let theirs = r.strategies.map(\.strategyDescription)
+            if theirs != described {
+                let name = zip(theirs, described).first { $0 != $1 }?.0.name ?? "(the list of strategies)"
+                throw ReportMergeError("\(d)/report.json: strategy '\(name)' is described differently than in \(dirs[0]) (summary, arbitration or contract); merge shards of one tool version")
             }
         }
         var records: [String: RunRecord] = [:]
