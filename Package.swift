@@ -2,17 +2,25 @@
 import PackageDescription
 
 // SyncSim has no package dependencies by design: Foundation, XCTest and Swift Testing only.
+//
+// Targets: SyncSim (the library: simulator, strategies, oracles, shrinking, fuzz driver,
+// reports), SyncSimCLI (every command, as a library a user's own tool links with its own
+// strategies), SyncSimTool (the `syncsim` executable: a three-line main). No two target names
+// or paths may be equal ignoring case (they would collide in .build on macOS), so the
+// executable target is not called `syncsim`; only the product is.
 let package = Package(
     name: "SyncSim",
     products: [
         .library(name: "SyncSim", targets: ["SyncSim"]),
-        .executable(name: "syncsim", targets: ["syncsim"]),
+        .library(name: "SyncSimCLI", targets: ["SyncSimCLI"]),
+        .executable(name: "syncsim", targets: ["SyncSimTool"]),
     ],
     targets: [
         .target(name: "SyncSim"),
-        .executableTarget(name: "syncsim", dependencies: ["SyncSim"], path: "Sources/SyncSimCLI"),
+        .target(name: "SyncSimCLI", dependencies: ["SyncSim"]),
+        .executableTarget(name: "SyncSimTool", dependencies: ["SyncSimCLI"]),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim"]),
-        .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSim"]),
+        .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSimCLI", "SyncSim"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,3 @@
-import SyncSim
-
-/// Bad command-line input: printed with the command's usage line, exit code 2.
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
-}
-
 /// A tiny argument parser in the shape of swift-argument-parser: options are consumed by name,
 /// and `finish()` rejects anything left over, so a typo is an error, never silently ignored.
 struct Arguments {
@@ -60,12 +52,10 @@ struct Arguments {
         return v
     }
 
-    mutating func strategy(_ name: String = "--strategy") throws -> (any SyncStrategy)? {
+    /// A strategy option's value resolved among the tool's strategies.
+    mutating func strategy(_ name: String = "--strategy", in ctx: CLIContext) throws -> AnyStrategy? {
         guard let s = try value(name) else { return nil }
-        guard let st = StrategyRegistry.named(s) else {
-            throw UsageError("unknown strategy '\(s)' for \(name); valid values: \(StrategyRegistry.names.joined(separator: ", "))")
-        }
-        return st
+        return try ctx.strategy(named: s, option: name)
     }
 
     /// Remaining positional arguments (anything not starting with `--`).

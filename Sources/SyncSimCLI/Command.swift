@@ -1,12 +1,11 @@
-import SyncSim
-
-/// A subcommand: a name, a one-line summary, help that teaches by example, and a run function
-/// returning the exit code (0 ok, 1 violation found, 2 bad input).
+/// A subcommand: a name, a one-line summary, help that teaches by example (written for the
+/// tool's own command name), and a run function returning the exit code (0 ok, 1 violation
+/// found, 2 bad input).
 protocol Command {
     static var name: String { get }
     static var summary: String { get }
-    static var help: String { get }
-    static func run(_ args: inout Arguments) throws -> Int32
+    static func help(_ tool: String) -> String
+    static func run(_ args: inout Arguments, _ ctx: CLIContext) throws -> Int32
 }
 
 enum ExitCode {
@@ -15,27 +14,14 @@ enum ExitCode {
     static let usage: Int32 = 2
 }
 
-/// Writes to standard error.
-func printError(_ s: String) {
-    var e = StandardError()
-    print(s, to: &e)
+/// Bad command-line input: printed with a pointer to the command's help, exit code 2.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
 }
 
-struct StandardError: TextOutputStream {
-    mutating func write(_ s: String) {
-        writeStandardError(s)
-    }
+extension String {
+    func ifEmpty(_ s: String) -> String { isEmpty ? s : self }
+    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+    func rightPad(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
 }
-
-/// Writes bytes to file descriptor 2 (no shared `FILE *` global, so it is safe from any thread).
-func writeStandardError(_ s: String) {
-    var bytes = Array(s.utf8)
-    var off = 0
-    while off < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + off, $0.count - off) }
-        if n <= 0 { return }
-        off += n
-    }
-}
-
-import Foundation

@@ -1,32 +1,33 @@
 import Foundation
-import SyncSim
 
 struct ReplayCommand: Command {
     static let name = "replay"
     static let summary = "Replay scenario files exactly, as a story, and check their expectations"
-    static let help = """
-    USAGE: syncsim replay FILE... [--strategy NAME] [--quiet]
+    static func help(_ tool: String) -> String {
+        """
+        USAGE: \(tool) replay FILE... [--strategy NAME] [--quiet]
 
-    Replays each scenario file exactly and prints the run as a numbered story
-    (t=120ms  B goes offline …), then each violation, then whether the file's expectation for
-    the strategy was met. Folders are searched for *.json files.
+        Replays each scenario file exactly and prints the run as a numbered story
+        (t=120ms  B goes offline …), then each violation, then whether the file's expectation for
+        the strategy was met. Folders are searched for *.json files.
 
-    OPTIONS:
-      --strategy NAME   replay under another strategy than the file names (the quickest way to
-                        compare strategies on one case)
-      --quiet           no story: one line per file
+        OPTIONS:
+          --strategy NAME   replay under another strategy than the file names (the quickest way to
+                            compare strategies on one case)
+          --quiet           no story: one line per file
 
-    EXIT CODES: 0 every file's expectation met, 1 otherwise, 2 a file cannot be read (the
-    message names the file, the JSON path and what was expected).
+        EXIT CODES: 0 every file's expectation met, 1 otherwise, 2 a file cannot be read (the
+        message names the file, the JSON path and what was expected).
 
-    EXAMPLES:
-      syncsim replay Scenarios/found/sharedDiff-noGhostDeletion-seed0.json
-      syncsim replay Scenarios/merge/offline-title-server-done.json --strategy fullEntity
-      syncsim replay Scenarios --quiet
-    """
+        EXAMPLES:
+          \(tool) replay Scenarios/found/sharedDiff-noGhostDeletion-seed0.json
+          \(tool) replay Scenarios/merge/offline-title-server-done.json --strategy fullEntity
+          \(tool) replay Scenarios --quiet
+        """
+    }
 
-    static func run(_ args: inout Arguments) throws -> Int32 {
-        let override = try args.strategy()
+    static func run(_ args: inout Arguments, _ ctx: CLIContext) throws -> Int32 {
+        let override = try args.strategy(in: ctx)
         let quiet = args.flag("--quiet")
         let paths = args.positionals()
         try args.finish()
@@ -38,67 +39,53 @@ struct ReplayCommand: Command {
             do {
                 scenarios.append((f, try Scenario.load(path: f)))
             } catch let e as ScenarioError {
-                printError("error: \(e)")
+                ctx.printError("error: \(e)")
+                return ExitCode.usage
+            }
+        }
+        // Resolve every file's strategy first too: an unknown name is exit 2 before anything runs.
+        var runs: [(file: String, scenario: Scenario, strategy: AnyStrategy)] = []
+        for (file, sc) in scenarios {
+            if let override {
+                runs.append((file, sc, override))
+                continue
+            }
+            do {
+                runs.append((file, sc, try ctx.strategies.resolve(sc.strategy)))
+            } catch let e as UnknownStrategyError {
+                ctx.printError("error: \(file): strategy: \(e.message()) (or pass --strategy NAME)")
                 return ExitCode.usage
             }
         }
         var allMet = true
-        for (file, sc) in scenarios {
-            let name = override?.info.name ?? sc.strategy
-            guard let strategy = override ?? StrategyRegistry.named(sc.strategy) else {
-                printError("error: \(file): strategy: unknown strategy '\(sc.strategy)'; valid values: \(StrategyRegistry.names.joined(separator: ", "))")
-                return ExitCode.usage
-            }
-            let r = try simulate(strategy, sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full)
+        for (file, sc, strategy) in runs {
+            let name = strategy.name
+            let r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full)
             let expectation = sc.expect[name]
             let met = expectation.map { $0.isMet(by: r.violations) }
             if met == false { allMet = false }
             if quiet {
                 let verdict = met.map { $0 ? "ok  " : "FAIL" } ?? "n/a "
-                print("\(verdict) \(file) [\(name)] expected \(expectation?.description ?? "nothing"), got \(r.violatedInvariants.map(\.rawValue).joined(separator: ", ").ifEmpty("no violation"))")
+                ctx.print("\(verdict) \(file) [\(name)] expected \(expectation?.description ?? "nothing"), got \(r.violatedInvariants.map(\.rawValue).joined(separator: ", ").ifEmpty("no violation"))")
                 continue
             }
-            print("# \(sc.title)")
-            if !sc.description.isEmpty { print("# \(sc.description)") }
-            print("# \(file) — strategy \(name), seed \(sc.seed), \(sc.schedule.actions.count) actions, trace \(r.traceHashHex)")
-            print("")
+            ctx.print("# \(sc.title)")
+            if !sc.description.isEmpty { ctx.print("# \(sc.description)") }
+            ctx.print("# \(file) — strategy \(name), seed \(sc.seed), \(sc.schedule.actions.count) actions, trace \(r.traceHashHex)")
+            ctx.print("")
             for (i, l) in r.trace.enumerated() {
-                print("\(String(i + 1).leftPad(4))  t=\(String(l.time))ms".padding(toLength: 20, withPad: " ", startingAt: 0) + "  " + l.text)
+                ctx.print("\(String(i + 1).leftPad(4))  t=\(String(l.time))ms".padding(toLength: 20, withPad: " ", startingAt: 0) + "  " + l.text)
             }
-            print("")
-            if r.violations.isEmpty { print("no violation") }
-            for v in r.violations { print("VIOLATION \(v)") }
+            ctx.print("")
+            if r.violations.isEmpty { ctx.print("no violation") }
+            for v in r.violations { ctx.print("VIOLATION \(v)") }
             switch met {
-            case true?: print("expectation met: \(expectation!) under \(name)")
-            case false?: print("EXPECTATION NOT MET: expected \(expectation!) under \(name)")
-            case nil: print("no expectation recorded for \(name)")
+            case true?: ctx.print("expectation met: \(expectation!) under \(name)")
+            case false?: ctx.print("EXPECTATION NOT MET: expected \(expectation!) under \(name)")
+            case nil: ctx.print("no expectation recorded for \(name)")
             }
-            print("")
+            ctx.print("")
         }
         return allMet ? ExitCode.ok : ExitCode.violation
     }
-}
-
-enum ScenarioFiles {
-    /// Files as given; folders expanded to their *.json files, recursively, in sorted order.
-    static func expand(_ paths: [String]) throws -> [String] {
-        var out: [String] = []
-        for p in paths {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else {
-                throw UsageError("\(p): no such file or folder")
-            }
-            if isDir.boolValue {
-                let items = (FileManager.default.enumerator(atPath: p)?.allObjects as? [String]) ?? []
-                out += items.filter { $0.hasSuffix(".json") }.sorted().map { (p as NSString).appendingPathComponent($0) }
-            } else {
-                out.append(p)
-            }
-        }
-        return out
-    }
-}
-
-extension String {
-    func leftPad(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
 }

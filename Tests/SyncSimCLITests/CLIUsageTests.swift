@@ -7,6 +7,8 @@ import Testing
         let o = try CLI.run(["run", "--strategy", "nope", "--seed", "1"])
         #expect(o.status == 2)
         #expect(o.stderr.contains("--strategy") && o.stderr.contains("instant"))
+        let typo = try CLI.run(["run", "--strategy", "intsant", "--seed", "1"])
+        #expect(typo.status == 2 && typo.stderr.contains("did you mean 'instant'?"))
     }
 
     @Test func badNumbersAreUsageErrors() throws {

@@ -70,10 +70,21 @@ import Testing
 
     @Test func badOptionsAreExit2() throws {
         for args in [["fuzz", "--seeds", "9..3"], ["fuzz", "--shard", "3/2"], ["fuzz", "--time-budget", "soon"], ["fuzz", "--strategy", "nope"],
-                     ["fuzz", "--seeds", "0..5", "--count", "3"]] {
+                     ["fuzz", "--seeds", "0..5", "--count", "3"],
+                     ["fuzz", "--start", "18446744073709551600", "--count", "100"],
+                     ["fuzz", "--start", "18446744073709551615"],
+                     ["fuzz", "--seeds", "0..18446744073709551615"],
+                     ["fuzz", "--seeds", "0..99999999999999999999"],
+                     ["fuzz", "--shard", "1/0"], ["fuzz", "--shard", "1/2/3"], ["fuzz", "--shard", "-1/2"],
+                     ["fuzz", "--jobs", "0"], ["fuzz", "--time-budget", "nan"], ["fuzz", "--time-budget", "-5s"],
+                     ["shrink", "--strategy", "instant", "--seeds", "0..18446744073709551615"]] {
             let o = try CLI.run(args)
             #expect(o.status == 2, "\(args): \(o.stderr)")
+            #expect(o.stderr.hasPrefix("error: "), "\(args): \(o.stderr)")
+            #expect(!o.stderr.contains("Fatal error"), "\(args): \(o.stderr)")
         }
+        let o = try CLI.run(["fuzz", "--start", "18446744073709551600", "--count", "100"])
+        #expect(o.stderr.contains("--start") && o.stderr.contains("--count") && o.stderr.contains("at most 15 seeds"))
     }
 }
 

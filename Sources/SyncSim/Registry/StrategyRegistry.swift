@@ -1,37 +1,18 @@
-/// The built-in strategies by name, and the one place an existential `any SyncStrategy` is
-/// opened into a concrete, specialised simulator (once per run, never per event).
+/// The built-in strategies as existentials, for callers written before `AnyStrategy` (tests,
+/// small scripts). New code should use `AnyStrategy.builtIns` and `StrategySet`, which also hold
+/// user strategies; the fuzz driver and the reports never consult this registry.
 public enum StrategyRegistry {
-    public static let builtIn: [any SyncStrategy] = [
-        InstantStrategy(),
-        FullEntityStrategy(),
-        SharedDiffStrategy(),
-        ConflictPromptStrategy(),
-        PushPullStrategy(),
-        ReferenceStrategy(),
-    ]
+    public static var builtIn: [any SyncStrategy] { AnyStrategy.builtIns.map(\.base) }
 
-    public static var names: [String] { builtIn.map(\.info.name) }
+    public static var names: [String] { StrategySet.builtIns.names }
 
     public static func named(_ name: String) -> (any SyncStrategy)? {
-        builtIn.first { $0.info.name == name }
+        StrategySet.builtIns.named(name)?.base
     }
 }
 
-/// Runs any strategy (opening the existential once).
+/// Runs any strategy known only as an existential. Built-ins keep their specialised simulator
+/// (see `AnyStrategy.init(erasing:)`); other types open the existential once per run.
 public func simulate(_ strategy: any SyncStrategy, _ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
-    func open<S: SyncStrategy>(_ s: S) throws -> RunResult {
-        try Simulator.run(s, schedule, seed: seed, trace: trace)
-    }
-    // Built-in strategies get a concrete call site each, so the compiler emits a fully
-    // specialised simulator for them (an opened existential would run the unspecialised generic
-    // code, paying value-witness and metadata look-ups per event). Same code, same behaviour.
-    switch strategy {
-    case let s as InstantStrategy: return try Simulator.run(s, schedule, seed: seed, trace: trace)
-    case let s as FullEntityStrategy: return try Simulator.run(s, schedule, seed: seed, trace: trace)
-    case let s as SharedDiffStrategy: return try Simulator.run(s, schedule, seed: seed, trace: trace)
-    case let s as ConflictPromptStrategy: return try Simulator.run(s, schedule, seed: seed, trace: trace)
-    case let s as PushPullStrategy: return try Simulator.run(s, schedule, seed: seed, trace: trace)
-    case let s as ReferenceStrategy: return try Simulator.run(s, schedule, seed: seed, trace: trace)
-    default: return try open(strategy)
-    }
+    try AnyStrategy(erasing: strategy).run(schedule, seed: seed, trace: trace)
 }

@@ -91,10 +91,13 @@ public struct FuzzReport: Codable, Sendable {
         /// Virtual time of the violation in the shrunk run.
         public var violationTimeMs: Int64?
         public var violationClient: Int?
+        /// True when the time budget stopped shrinking: the scenario still fails, but may not be
+        /// minimal (absent from report.json otherwise).
+        public var shrinkStopped: Bool?
 
         public init(strategy: String, invariant: String, seed: UInt64, claimed: Bool, explanation: String, originalActions: Int,
                     shrunkActions: Int?, scenario: String?, replay: String, trace: [TraceLine], clients: Int,
-                    violationTimeMs: Int64?, violationClient: Int?) {
+                    violationTimeMs: Int64?, violationClient: Int?, shrinkStopped: Bool? = nil) {
             self.strategy = strategy
             self.invariant = invariant
             self.seed = seed
@@ -108,6 +111,7 @@ public struct FuzzReport: Codable, Sendable {
             self.clients = clients
             self.violationTimeMs = violationTimeMs
             self.violationClient = violationClient
+            self.shrinkStopped = shrinkStopped
         }
     }
 
@@ -138,57 +142,15 @@ public struct FuzzReport: Codable, Sendable {
 
     /// Exit status: every strategy met its contract.
     public var allContractsMet: Bool { strategies.allSatisfy(\.metContract) }
-}
 
-extension FuzzReport {
-    /// Builds the report from run records and shrunk failures (order-independent: records are
-    /// sorted first).
-    public static func build(options: Options, complete: Bool, records: [RunRecord], failures: [Failure], timing: Timing) -> FuzzReport {
-        let order = Dictionary(uniqueKeysWithValues: options.strategies.enumerated().map { ($1, $0) })
-        let runs = records.sorted { (order[$0.strategy] ?? 99, $0.seed) < (order[$1.strategy] ?? 99, $1.seed) }
-        var strategies: [StrategyReport] = []
-        for name in options.strategies {
-            let mine = runs.filter { $0.strategy == name }
-            let info = StrategyRegistry.named(name)?.info
-            let contract = InvariantID.allCases.filter { info?.contract.contains($0) ?? false }.map(\.rawValue)
-            var cells: [Cell] = []
-            for inv in InvariantID.allCases {
-                let failing = mine.filter { $0.violated.contains(inv.rawValue) }
-                let f = failures.first { $0.strategy == name && $0.invariant == inv.rawValue }
-                cells.append(Cell(invariant: inv.rawValue, claimed: contract.contains(inv.rawValue), violations: failing.count,
-                                  firstSeed: failing.map(\.seed).min(), shrunkActions: f?.shrunkActions, scenario: f?.scenario))
-            }
-            let broken = cells.filter { $0.claimed && $0.violations > 0 }.map(\.invariant)
-            let conv = mine.compactMap(\.convergeMs).sorted()
-            func pct(_ p: Double) -> Int64? { conv.isEmpty ? nil : conv[min(conv.count - 1, Int((Double(conv.count) * p).rounded(.up)) - 1)] }
-            let writes = mine.reduce(0) { $0 + $1.userWrites }
-            let metrics = Metrics(
-                convergeMedianMs: pct(0.5), convergeP99Ms: pct(0.99),
-                messagesPerWrite: writes == 0 ? 0 : (Double(mine.reduce(0) { $0 + $1.messages }) / Double(writes) * 100).rounded() / 100,
-                maxPendingQueue: mine.map(\.maxPending).max() ?? 0,
-                writesLost: mine.reduce(0) { $0 + $1.writesLost },
-                staleOverwrites: mine.reduce(0) { $0 + $1.staleOverwrites },
-                unsettledRuns: mine.filter { !$0.settled }.count,
-                events: mine.reduce(0) { $0 + $1.events })
-            strategies.append(StrategyReport(name: name, summary: info?.summary ?? "", knownBad: info?.knownBad ?? false,
-                                             arbitration: info?.arbitration.rawValue ?? "", contract: contract, runs: mine.count,
-                                             metContract: broken.isEmpty, contractViolations: broken, cells: cells, metrics: metrics))
-        }
-        var actions: [String: Int] = [:], withAction: [String: Int] = [:], withFault: [String: Int] = [:], reaching: [String: Int] = [:]
-        for r in runs {
-            for (k, n) in r.actionKinds { actions[k, default: 0] += n; withAction[k, default: 0] += 1 }
-            for f in r.faults { withFault[f, default: 0] += 1 }
-            for s in r.situations { reaching[s, default: 0] += 1 }
-        }
-        var never: [String] = []
-        for k in ActionKind.allCases where withAction[k.rawValue] == nil { never.append("action: \(k.rawValue)") }
-        for f in FaultKind.allCases where withFault[f.rawValue] == nil { never.append("fault: \(f.rawValue)") }
-        for s in Situation.allCases where reaching[s.rawValue] == nil && !s.isSymptom { never.append("situation: \(s.rawValue)") }
-        let coverage = Coverage(runs: runs.count, actions: actions, runsWithAction: withAction, runsWithFault: withFault,
-                                runsReaching: reaching, neverReached: never)
-        let sortedFailures = failures.sorted { (order[$0.strategy] ?? 99, InvariantID(rawValue: $0.invariant)!, $0.seed) < (order[$1.strategy] ?? 99, InvariantID(rawValue: $1.invariant)!, $1.seed) }
-        let seeds = Set(runs.map(\.seed)).count
-        return FuzzReport(options: options, complete: complete, seedsRun: seeds, strategies: strategies, coverage: coverage,
-                          failures: sortedFailures, runs: runs, timing: timing)
+    /// The invariants the matrix shows, in order: every cell's invariant, first appearance first
+    /// (the catalog's, then any a strategy claims that the catalog does not list). Renderers
+    /// read this instead of the catalog, so no judged cell is left out of a view.
+    public var invariantColumns: [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for s in strategies { for c in s.cells where seen.insert(c.invariant).inserted { out.append(c.invariant) } }
+        return out
     }
 }
+

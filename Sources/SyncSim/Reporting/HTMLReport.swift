@@ -56,7 +56,7 @@ private struct Page {
         add("<h2 id=\"matrix\">Strategy comparison</h2>")
         add("<p class=\"legend\"><span class=\"sw c-bad\"></span>claimed and violated <span class=\"sw c-warn\"></span>violated, not claimed "
             + "<span class=\"sw c-ok\"></span>claimed, held <span class=\"sw c-none\"></span>not claimed, held &nbsp; <b>◆</b> claimed by the strategy</p>")
-        let invariants = InvariantID.allCases.map(\.rawValue)
+        let invariants = r.invariantColumns
         add("<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr><th class=\"strat\">strategy</th>"
             + invariants.map { "<th class=\"inv\"><span>\(htmlEscape($0))</span></th>" }.joined() + "</tr></thead>\n<tbody>")
         for s in r.strategies {

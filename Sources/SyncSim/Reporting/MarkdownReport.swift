@@ -10,10 +10,10 @@ public enum MarkdownReport {
         o += "Each cell: runs violating / runs. ◆ = claimed by the strategy's contract; ❌ a claimed invariant violated (contract failure), ⚠️ violated but not claimed (expected of a known-bad strategy), ✅ claimed and held. First failing seed, shrunk length and the scenario link follow.\n\n"
         o += "| invariant | " + r.strategies.map { "\($0.name)\($0.knownBad ? " (known-bad)" : "")" }.joined(separator: " | ") + " |\n"
         o += "|---|" + r.strategies.map { _ in "---|" }.joined() + "\n"
-        for inv in InvariantID.allCases {
-            o += "| `\(inv.rawValue)` |"
+        for inv in r.invariantColumns {
+            o += "| `\(inv)` |"
             for s in r.strategies {
-                guard let c = s.cells.first(where: { $0.invariant == inv.rawValue }) else { o += " |"; continue }
+                guard let c = s.cells.first(where: { $0.invariant == inv }) else { o += " |"; continue }
                 let mark = c.violations > 0 ? (c.claimed ? "❌" : "⚠️") : (c.claimed ? "✅" : "")
                 var cell = " \(mark)\(c.claimed ? "◆" : "") \(c.violations)/\(s.runs)"
                 if let f = c.firstSeed { cell += " · seed \(f)" }
@@ -50,7 +50,10 @@ public enum MarkdownReport {
             for f in r.failures {
                 o += "### \(f.strategy) · `\(f.invariant)` · seed \(f.seed)\(f.claimed ? " · **contract violation**" : "")\n\n"
                 o += "\(f.explanation)\n\n"
-                if let n = f.shrunkActions { o += "Shrunk from \(f.originalActions) to \(n) actions" + (f.scenario.map { ": [\($0)](\($0))" } ?? "") + ".\n\n" }
+                if let n = f.shrunkActions {
+                    o += "Shrunk from \(f.originalActions) to \(n) actions" + (f.scenario.map { ": [\($0)](\($0))" } ?? "")
+                    o += f.shrinkStopped == true ? " (the time budget stopped shrinking: it still fails, but may not be minimal).\n\n" : ".\n\n"
+                }
                 o += "```sh\n\(f.replay)\n```\n\n"
             }
         }

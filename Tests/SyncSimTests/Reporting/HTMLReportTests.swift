@@ -27,6 +27,7 @@ import Testing
             }
         }
         return FuzzReport.build(
+            strategies: strategies.map { FuzzReport.StrategyDescription(StrategyRegistry.named($0)!.info) },
             options: .init(strategies: strategies, seeds: "0..<5", shard: nil, swarm: true, clients: nil, actions: 60, shrink: false),
             complete: true, records: records, failures: failures,
             timing: .init(startedAt: "2025-01-01T00:00:00Z", wallSeconds: 1.25, runsPerSecond: 6.4, shrinkSeconds: 0))

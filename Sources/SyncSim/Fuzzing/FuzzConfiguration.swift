@@ -1,0 +1,90 @@
+import Foundation
+
+/// What a fuzz run does: which seeds, how many threads, for how long, whether to shrink, where
+/// to write. `FuzzDriver.init` checks it; every field has the CLI's default.
+public struct FuzzConfiguration: Sendable {
+    /// The planned seeds (the same schedule for every strategy at each seed).
+    public var seeds: SeedRange
+    /// Only this shard of `seeds` (nil: all of them).
+    public var shard: Shard?
+    /// Simulations in parallel (1…1024). The report does not depend on it.
+    public var jobs: Int
+    /// Stop cleanly once this many seconds have passed (nil: no budget). Checked before each
+    /// run is started and before each shrink run; a run in progress finishes.
+    public var timeBudgetSeconds: Double?
+    /// Stop at the first run that breaks its strategy's contract. The report keeps exactly the
+    /// runs up to that one in plan order, so it does not depend on `jobs` either.
+    public var stopOnFirstContractViolation: Bool
+    /// Shrink the first failing seed of each (strategy, invariant).
+    public var shrink: Bool
+    /// Simulations one shrink may spend.
+    public var shrinkMaxRuns: Int
+    /// The workload generator's options (clients, actions, swarm).
+    public var generator: WorkloadGenerator.Config
+    /// Where to write the report files and shrunk scenarios (`scenarios/…`); nil keeps
+    /// everything in memory (`FuzzResult`).
+    public var reportDirectory: String?
+    /// How reports spell the command that reproduces a failure: `swift run syncsim`, or a
+    /// user tool's own (`swift run notes-sim`, `.build/release/notes-sim`).
+    public var commandPrefix: String
+    /// Monotonic seconds for the time budget and timing. Tests may substitute a fake clock;
+    /// simulations never see it.
+    public var clock: @Sendable () -> Double
+
+    public init(seeds: SeedRange = SeedRange(0..<200), shard: Shard? = nil, jobs: Int = FuzzConfiguration.defaultJobs,
+                timeBudgetSeconds: Double? = nil, stopOnFirstContractViolation: Bool = false, shrink: Bool = true,
+                shrinkMaxRuns: Int = 3_000, generator: WorkloadGenerator.Config = .init(), reportDirectory: String? = nil,
+                commandPrefix: String = "swift run syncsim", clock: @escaping @Sendable () -> Double = WallClock.seconds) {
+        self.seeds = seeds
+        self.shard = shard
+        self.jobs = jobs
+        self.timeBudgetSeconds = timeBudgetSeconds
+        self.stopOnFirstContractViolation = stopOnFirstContractViolation
+        self.shrink = shrink
+        self.shrinkMaxRuns = shrinkMaxRuns
+        self.generator = generator
+        self.reportDirectory = reportDirectory
+        self.commandPrefix = commandPrefix
+        self.clock = clock
+    }
+
+    /// All cores.
+    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    public static let jobsRange = 1...1024
+    public static let clientsRange = 1...26
+    public static let actionsRange = 1...100_000
+
+    /// The problems with this configuration, if any (`FuzzDriver.init` throws the first).
+    func validate() throws {
+        guard Self.jobsRange.contains(jobs) else { throw FuzzConfigurationError.jobs(jobs) }
+        if let b = timeBudgetSeconds, b.isNaN || b < 0 { throw FuzzConfigurationError.timeBudget(b) }
+        guard shrinkMaxRuns >= 1 else { throw FuzzConfigurationError.shrinkMaxRuns(shrinkMaxRuns) }
+        if let c = generator.clients, !Self.clientsRange.contains(c) { throw FuzzConfigurationError.clients(c) }
+        guard Self.actionsRange.contains(generator.actions) else { throw FuzzConfigurationError.actions(generator.actions) }
+    }
+}
+
+/// A configuration the driver refuses, with what would be accepted.
+public enum FuzzConfigurationError: Error, Equatable, CustomStringConvertible {
+    case noStrategies
+    case jobs(Int)
+    case timeBudget(Double)
+    case shrinkMaxRuns(Int)
+    case clients(Int)
+    case actions(Int)
+    /// Seeds × strategies does not fit in a run counter.
+    case tooManyRuns(seeds: UInt64, strategies: Int)
+
+    public var description: String {
+        switch self {
+        case .noStrategies: return "no strategy to fuzz"
+        case .jobs(let j): return "jobs must be in \(FuzzConfiguration.jobsRange.lowerBound)…\(FuzzConfiguration.jobsRange.upperBound), got \(j)"
+        case .timeBudget(let b): return "the time budget must be a number of seconds ≥ 0, got \(b)"
+        case .shrinkMaxRuns(let n): return "shrinkMaxRuns must be at least 1, got \(n)"
+        case .clients(let c): return "clients must be in 1…26, got \(c)"
+        case .actions(let a): return "actions must be in 1…100000, got \(a)"
+        case .tooManyRuns(let s, let n): return "\(s) seeds × \(n) strategies is more runs than can be counted; use a smaller seed range"
+        }
+    }
+}

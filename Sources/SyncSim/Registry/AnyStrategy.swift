@@ -1,0 +1,124 @@
+/// A strategy with its type erased, so built-in and user strategies travel together in one list
+/// (`[AnyStrategy]`) through the fuzz driver, the CLI and the reports, while every simulation
+/// still runs on the concrete type.
+///
+/// Why closures and not `any SyncStrategy`: the generic initialiser captures the concrete `S`
+/// in `@Sendable` closures that call `Simulator.run` and the `Shrinker` on `S` itself. Where the
+/// initialiser is called with a concrete type (`AnyStrategy(InstantStrategy())`), the optimiser
+/// specialises those closures, so the hot loop runs a fully specialised `Simulator<S>`; nothing
+/// opens an existential per run, let alone per event. A user's strategy is wrapped the same way
+/// in the user's own `main`, and from then on is a peer of the built-ins: its contract, summary
+/// and arbitration travel with the value, never looked up by name.
+public struct AnyStrategy: Sendable {
+    /// Name, summary, contract, arbitration and known-bad flag, read once from the strategy.
+    public let info: StrategyInfo
+    public let transport: Transport
+    /// The wrapped strategy, for callers that need to inspect it (`base as? MyStrategy`).
+    public let base: any SyncStrategy
+
+    private let runner: @Sendable (Schedule, UInt64, TraceMode) throws -> RunResult
+    private let shrinker: @Sendable (ShrinkRequest) -> Shrinker.Outcome?
+
+    /// The shrink closure's arguments (one value, so the stored closure type stays readable).
+    private struct ShrinkRequest {
+        var schedule: Schedule
+        var seed: UInt64
+        var invariant: InvariantID
+        var maxRuns: Int
+        var shouldStop: @Sendable () -> Bool
+        var onProgress: ((Shrinker.Progress) -> Void)?
+    }
+
+    public var name: String { info.name }
+
+    public init<S: SyncStrategy>(_ strategy: S) {
+        info = strategy.info
+        transport = strategy.transport
+        base = strategy
+        runner = { schedule, seed, trace in
+            try Simulator.run(strategy, schedule, seed: seed, trace: trace)
+        }
+        shrinker = { request in
+            AnyStrategy.shrink(strategy, request)
+        }
+    }
+
+    /// Wraps a strategy known only as an existential. The built-ins get a concrete call site
+    /// each, so they keep their specialised simulator; any other type opens the existential once,
+    /// here, and takes the generic path.
+    public init(erasing strategy: any SyncStrategy) {
+        switch strategy {
+        case let s as InstantStrategy: self.init(s)
+        case let s as FullEntityStrategy: self.init(s)
+        case let s as SharedDiffStrategy: self.init(s)
+        case let s as ConflictPromptStrategy: self.init(s)
+        case let s as PushPullStrategy: self.init(s)
+        case let s as ReferenceStrategy: self.init(s)
+        default: self.init(strategy)
+        }
+    }
+
+    /// The six built-in strategies, in the order reports and `list strategies` show them.
+    public static let builtIns: [AnyStrategy] = [
+        AnyStrategy(InstantStrategy()),
+        AnyStrategy(FullEntityStrategy()),
+        AnyStrategy(SharedDiffStrategy()),
+        AnyStrategy(ConflictPromptStrategy()),
+        AnyStrategy(PushPullStrategy()),
+        AnyStrategy(ReferenceStrategy()),
+    ]
+
+    /// Runs one simulation: a pure function of (strategy, schedule, seed).
+    public func run(_ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
+        try runner(schedule, seed, trace)
+    }
+
+    /// Shrinks a schedule that fails `invariant` under this strategy and seed, running the
+    /// `Shrinker` on the concrete strategy type.
+    ///
+    /// `shouldStop` is asked before every candidate run (a deadline): once it says stop, no
+    /// further simulation runs and the shortest schedule found so far that still fails is
+    /// returned. That schedule is a real, reproducible failure (it was run and violated the
+    /// invariant), just possibly not minimal. Nil when the schedule does not fail `invariant`
+    /// (or the stop came before the first run).
+    public func shrink(_ schedule: Schedule, seed: UInt64, invariant: InvariantID, maxRuns: Int = 5_000,
+                       shouldStop: @escaping @Sendable () -> Bool = { false },
+                       onProgress: ((Shrinker.Progress) -> Void)? = nil) -> Shrinker.Outcome? {
+        shrinker(ShrinkRequest(schedule: schedule, seed: seed, invariant: invariant, maxRuns: maxRuns,
+                               shouldStop: shouldStop, onProgress: onProgress))
+    }
+
+    /// The shrink loop for a concrete strategy type.
+    private static func shrink<S: SyncStrategy>(_ strategy: S, _ request: ShrinkRequest) -> Shrinker.Outcome? {
+        let found = ShortestFailure()
+        let invariant = request.invariant, seed = request.seed, shouldStop = request.shouldStop
+        var shrinker = Shrinker(invariant: invariant, run: { candidate in
+            if found.stopped || shouldStop() {
+                found.stopped = true
+                return nil
+            }
+            found.simulated += 1
+            guard let violations = (try? Simulator.run(strategy, candidate, seed: seed))?.violations else { return nil }
+            if let hit = violations.first(where: { $0.invariant == invariant }) { found.record(candidate, hit) }
+            return violations
+        }, onProgress: request.onProgress)
+        shrinker.maxRuns = request.maxRuns
+        let outcome = shrinker.shrink(request.schedule)
+        if !found.stopped { return outcome }
+        // Stopped: the shrinker keeps every candidate that still fails, so the last failing
+        // candidate is its best so far. (The shrinker went on counting the candidates it was
+        // refused; `runs` counts the simulations that really ran.)
+        guard let last = found.last else { return nil }
+        return Shrinker.Outcome(schedule: last.schedule, violation: last.violation, runs: found.simulated,
+                                originalActions: request.schedule.actions.count)
+    }
+}
+
+/// The last candidate that still failed, seen from inside the shrinker's run closure (one
+/// thread: a shrink never spreads over threads).
+private final class ShortestFailure {
+    var last: (schedule: Schedule, violation: Violation)?
+    var stopped = false
+    var simulated = 0
+    func record(_ schedule: Schedule, _ violation: Violation) { last = (schedule, violation) }
+}

@@ -1,0 +1,78 @@
+extension FuzzReport {
+    /// Builds the report from run records and shrunk failures. Order-independent (records and
+    /// failures are sorted first), so the same runs give the same report whatever the number
+    /// of jobs, and shards merge into the unsharded report.
+    ///
+    /// Each strategy is judged by the contract in its `StrategyDescription`: a violated claimed
+    /// invariant is a contract violation. `options.strategies` is set to the descriptions'
+    /// names; records of strategies not described are ignored.
+    public static func build(strategies described: [StrategyDescription], options: Options, complete: Bool,
+                             records: [RunRecord], failures: [Failure], timing: Timing) -> FuzzReport {
+        var options = options
+        options.strategies = described.map(\.name)
+        var order: [String: Int] = [:]
+        for (i, d) in described.enumerated() where order[d.name] == nil { order[d.name] = i }
+        let runs = records.filter { order[$0.strategy] != nil }
+            .sorted { (order[$0.strategy]!, $0.seed) < (order[$1.strategy]!, $1.seed) }
+        var byStrategy: [String: [RunRecord]] = [:]
+        for r in runs { byStrategy[r.strategy, default: []].append(r) }
+        let catalog = InvariantID.allCases.map(\.rawValue)
+
+        var strategies: [StrategyReport] = []
+        for d in described {
+            let mine = byStrategy[d.name] ?? []
+            let claimed = Set(d.contract)
+            // Every catalog invariant, then any claimed one the catalog does not list (a claim
+            // must never fall out of the judgement because this build does not know its name).
+            let invariants = catalog + d.contract.filter { !catalog.contains($0) }
+            var cells: [Cell] = []
+            for inv in invariants {
+                let failing = mine.filter { $0.violated.contains(inv) }
+                let f = failures.first { $0.strategy == d.name && $0.invariant == inv }
+                cells.append(Cell(invariant: inv, claimed: claimed.contains(inv), violations: failing.count,
+                                  firstSeed: failing.map(\.seed).min(), shrunkActions: f?.shrunkActions, scenario: f?.scenario))
+            }
+            let broken = cells.filter { $0.claimed && $0.violations > 0 }.map(\.invariant)
+            strategies.append(StrategyReport(name: d.name, summary: d.summary, knownBad: d.knownBad, arbitration: d.arbitration,
+                                             contract: d.contract, runs: mine.count, metContract: broken.isEmpty,
+                                             contractViolations: broken, cells: cells, metrics: metrics(mine)))
+        }
+
+        func rank(_ invariant: String) -> Int { catalog.firstIndex(of: invariant) ?? catalog.count }
+        let sortedFailures = failures.filter { order[$0.strategy] != nil }.sorted {
+            (order[$0.strategy]!, rank($0.invariant), $0.invariant, $0.seed) < (order[$1.strategy]!, rank($1.invariant), $1.invariant, $1.seed)
+        }
+        let seeds = Set(runs.map(\.seed)).count
+        return FuzzReport(options: options, complete: complete, seedsRun: seeds, strategies: strategies, coverage: coverage(runs),
+                          failures: sortedFailures, runs: runs, timing: timing)
+    }
+
+    static func metrics(_ mine: [RunRecord]) -> Metrics {
+        let conv = mine.compactMap(\.convergeMs).sorted()
+        func pct(_ p: Double) -> Int64? { conv.isEmpty ? nil : conv[min(conv.count - 1, Int((Double(conv.count) * p).rounded(.up)) - 1)] }
+        let writes = mine.reduce(0) { $0 + $1.userWrites }
+        return Metrics(
+            convergeMedianMs: pct(0.5), convergeP99Ms: pct(0.99),
+            messagesPerWrite: writes == 0 ? 0 : (Double(mine.reduce(0) { $0 + $1.messages }) / Double(writes) * 100).rounded() / 100,
+            maxPendingQueue: mine.map(\.maxPending).max() ?? 0,
+            writesLost: mine.reduce(0) { $0 + $1.writesLost },
+            staleOverwrites: mine.reduce(0) { $0 + $1.staleOverwrites },
+            unsettledRuns: mine.filter { !$0.settled }.count,
+            events: mine.reduce(0) { $0 + $1.events })
+    }
+
+    static func coverage(_ runs: [RunRecord]) -> Coverage {
+        var actions: [String: Int] = [:], withAction: [String: Int] = [:], withFault: [String: Int] = [:], reaching: [String: Int] = [:]
+        for r in runs {
+            for (k, n) in r.actionKinds { actions[k, default: 0] += n; withAction[k, default: 0] += 1 }
+            for f in r.faults { withFault[f, default: 0] += 1 }
+            for s in r.situations { reaching[s, default: 0] += 1 }
+        }
+        var never: [String] = []
+        for k in ActionKind.allCases where withAction[k.rawValue] == nil { never.append("action: \(k.rawValue)") }
+        for f in FaultKind.allCases where withFault[f.rawValue] == nil { never.append("fault: \(f.rawValue)") }
+        for s in Situation.allCases where reaching[s.rawValue] == nil && !s.isSymptom { never.append("situation: \(s.rawValue)") }
+        return Coverage(runs: runs.count, actions: actions, runsWithAction: withAction, runsWithFault: withFault,
+                        runsReaching: reaching, neverReached: never)
+    }
+}

@@ -1,0 +1,41 @@
+/// What every command runs with: the tool's strategies (looked up by name only here), its
+/// command name for help texts, the prefix of printed replay commands, and where to write.
+struct CLIContext: Sendable {
+    let strategies: StrategySet
+    /// As typed by users: `syncsim`, `notes-sim`.
+    let commandName: String
+    let commands: ReplayCommands
+    let output: CLIOutput
+
+    /// A line on standard output.
+    func print(_ s: String = "") { output.standardOutput(s + "\n") }
+
+    /// A line on standard error.
+    func printError(_ s: String) { output.standardError(s + "\n") }
+
+    /// The strategy named by an option's value, or a usage error naming the option, close
+    /// names and the valid ones.
+    func strategy(named name: String, option: String) throws -> AnyStrategy {
+        do {
+            return try strategies.resolve(name)
+        } catch let e as UnknownStrategyError {
+            throw UsageError(e.message(for: option))
+        }
+    }
+
+    /// Names given to a repeatable `--strategy` (none or `all`: every strategy).
+    func strategies(named names: [String], option: String) throws -> [AnyStrategy] {
+        do {
+            return try strategies.select(names)
+        } catch let e as UnknownStrategyError {
+            var e = e
+            e.validNames = ["all"] + e.validNames
+            throw UsageError(e.message(for: option))
+        }
+    }
+
+    /// `--strategy is required; valid values: …`.
+    func missingStrategy(_ option: String = "--strategy") -> UsageError {
+        UsageError("\(option) is required; valid values: \(strategies.names.joined(separator: ", "))")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// `shrink --seeds A..B`: shrinks every failure in a range and prints the distribution of
+/// shrunk lengths and shrink times per invariant — the shrinker's own benchmark and regression
+/// check (exit 1 when a case stays over 10 actions, takes over 2 s, or stops failing).
+enum ShrinkSweep {
+    /// Sweeps materialise per-seed results; more seeds than this is a usage error.
+    static let maxSeeds: UInt64 = 1_000_000
+
+    struct Row: Sendable { var inv: InvariantID; var seed: UInt64; var before: Int; var after: Int; var seconds: Double; var kept: Bool }
+
+    static func run(_ strategy: AnyStrategy, _ range: SeedRange, jobs: Int, config: WorkloadGenerator.Config, _ ctx: CLIContext) -> Int32 {
+        let gen = WorkloadGenerator(config)
+        let lower = range.lowerBound
+        let firsts: [[InvariantID]] = ParallelRunner.map(Int(range.count), jobs: jobs) { i in
+            let seed = lower + UInt64(i)
+            return (try? strategy.run(gen.generate(seed: seed), seed: seed))?.violatedInvariants ?? []
+        }
+        var work: [(UInt64, InvariantID)] = []
+        for (i, invs) in firsts.enumerated() { for inv in invs { work.append((lower + UInt64(i), inv)) } }
+        let todo = work
+        let rows: [Row] = ParallelRunner.map(todo.count, jobs: jobs) { i in
+            let (seed, inv) = todo[i]
+            let s = gen.generate(seed: seed)
+            let t0 = WallClock.seconds()
+            let out = strategy.shrink(s, seed: seed, invariant: inv)
+            let dt = WallClock.seconds() - t0
+            // The shrunk schedule must replay to the same invariant.
+            let kept = out.map { o in (try? strategy.run(o.schedule, seed: seed))?.violations.contains { $0.invariant == inv } ?? false } ?? false
+            return Row(inv: inv, seed: seed, before: s.actions.count, after: out?.schedule.actions.count ?? -1, seconds: dt, kept: kept)
+        }
+        func med<T: Comparable>(_ x: [T]) -> T { x.sorted()[x.count / 2] }
+        func line(_ label: String, _ r: [Row]) -> String {
+            label.rightPad(30) + String(format: " %4ld   %6ld / %-6ld          %3ld / %-3ld       %.3f / %.3f", r.count,
+                                        med(r.map(\.before)), r.map(\.before).max()!, med(r.map(\.after)), r.map(\.after).max()!,
+                                        med(r.map(\.seconds)), r.map(\.seconds).max()!)
+        }
+        ctx.print("\(strategy.name): \(rows.count) failures in seeds \(range) (\(Set(rows.map(\.seed)).count) failing seeds)")
+        ctx.print("invariant                         n   actions before med/max   after med/max   seconds med/max")
+        for inv in InvariantID.allCases {
+            let r = rows.filter { $0.inv == inv }
+            guard !r.isEmpty else { continue }
+            let worst = r.max { ($0.after, $1.seed) < ($1.after, $0.seed) }!
+            ctx.print(line(inv.rawValue, r) + "   (longest: seed \(worst.seed))")
+        }
+        if !rows.isEmpty { ctx.print(line("all", rows)) }
+        let big = rows.filter { $0.after > 10 }, slow = rows.filter { $0.seconds > 2 }, lost = rows.filter { !$0.kept }
+        ctx.print("over 10 actions: \(big.count)\(big.prefix(5).map { " [seed \($0.seed) \($0.inv) → \($0.after)]" }.joined())")
+        ctx.print("over 2 s: \(slow.count)\(slow.prefix(5).map { " [seed \($0.seed) \($0.inv) \(String(format: "%.2f", $0.seconds)) s]" }.joined())")
+        ctx.print("shrunk schedule no longer violating the same invariant: \(lost.count)")
+        return big.isEmpty && slow.isEmpty && lost.isEmpty ? ExitCode.ok : ExitCode.violation
+    }
+}

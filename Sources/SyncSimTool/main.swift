@@ -1,0 +1,3 @@
+import SyncSimCLI
+
+SyncSimCLI.main(strategies: AnyStrategy.builtIns)

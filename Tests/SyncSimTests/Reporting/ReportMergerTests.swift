@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import SyncSim
+
+/// Merging shard folders needs no registry: the strategies (and their contracts) come from the
+/// shard reports, so user strategies merge exactly like built-ins.
+@Suite struct ReportMergerTests {
+    static let strategies = [FuzzDriverTests.liar, FuzzDriverTests.honest]
+
+    static func run(_ shard: Shard?, dir: String) throws -> FuzzReport {
+        var config = FuzzDriverTests.configuration(0..<6, shrink: true)
+        config.shard = shard
+        config.reportDirectory = dir
+        return try FuzzDriver(strategies: strategies, configuration: config).run().report
+    }
+
+    /// Without timing and the folder-specific replay commands.
+    static func comparable(_ r: FuzzReport) throws -> String {
+        var r = r
+        for i in r.failures.indices { r.failures[i].replay = "" }
+        return try FuzzDriverTests.canonical(r)
+    }
+
+    @Test func shardsOfUserStrategiesMergeIntoTheWholeReport() throws {
+        let whole = try Self.run(nil, dir: FuzzDriverTests.tmp("merge-whole"))
+        let a = FuzzDriverTests.tmp("merge-1"), b = FuzzDriverTests.tmp("merge-2"), out = FuzzDriverTests.tmp("merge-out")
+        _ = try Self.run(try Shard(1, of: 2), dir: a)
+        _ = try Self.run(try Shard(2, of: 2), dir: b)
+        let merged = try ReportMerger.merge([a, b], into: out, commandPrefix: "swift run notes-sim")
+        #expect(try Self.comparable(merged) == Self.comparable(whole))
+        #expect(!merged.allContractsMet)
+        for f in merged.failures where f.scenario != nil {
+            #expect(f.replay.hasPrefix("swift run notes-sim replay \(out)/scenarios/"))
+            #expect(FileManager.default.fileExists(atPath: "\(out)/\(f.scenario!)"))
+        }
+        #expect(try ReportWriter.load(out).strategies.map(\.contract) == whole.strategies.map(\.contract))
+    }
+
+    @Test func hostileReportsAreErrorsNotWritesOutsideTheFolder() throws {
+        let a = FuzzDriverTests.tmp("hostile-1")
+        var r = try Self.run(nil, dir: a)
+        try #require(!r.failures.isEmpty)
+        r.failures[0].scenario = "../../escaped.json"
+        try AtomicFile.write(try ReportWriter.json(r), to: "\(a)/report.json")
+        let out = FuzzDriverTests.tmp("hostile-out")
+        #expect(throws: ReportMergeError.self) { try ReportMerger.merge([a], into: out) }
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/../../escaped.json"))
+        // A report whose contract differs between shards is refused too.
+        let b = FuzzDriverTests.tmp("hostile-2")
+        var other = try Self.run(nil, dir: b)
+        other.strategies[0].contract = []
+        try AtomicFile.write(try ReportWriter.json(other), to: "\(b)/report.json")
+        let c = FuzzDriverTests.tmp("hostile-3")
+        _ = try Self.run(nil, dir: c)
+        #expect(throws: ReportMergeError.self) { try ReportMerger.merge([c, b], into: out) }
+        #expect(throws: ReportFileError.self) { try ReportMerger.merge(["/nonexistent/folder"], into: out) }
+    }
+
+    /// A claimed invariant this build's catalog does not list still gets a cell and is judged.
+    @Test func unknownClaimedInvariantsAreNeverDropped() {
+        let d = FuzzReport.StrategyDescription(name: "x", summary: "", knownBad: false, arbitration: "serverArrival",
+                                               contract: ["convergence", "customInvariant"])
+        var rec = RunRecord(strategy: "x", seed: 0, violated: ["customInvariant"], explanations: ["e"], events: 1, settled: true,
+                            convergeMs: nil, userWrites: 0, messages: 0, maxPending: 0, writesLost: 0, staleOverwrites: 0,
+                            actionKinds: [:], faults: [], situations: [], traceHash: "0")
+        rec.seed = 3
+        let r = FuzzReport.build(strategies: [d], options: .init(strategies: [], seeds: "0..<4", shard: nil, swarm: true, clients: nil, actions: 60, shrink: false),
+                                 complete: true, records: [rec], failures: [],
+                                 timing: .init(startedAt: "", wallSeconds: 0, runsPerSecond: 0, shrinkSeconds: 0))
+        #expect(r.options.strategies == ["x"])
+        #expect(r.strategies[0].contractViolations == ["customInvariant"])
+        #expect(!r.allContractsMet)
+        #expect(r.invariantColumns.last == "customInvariant")
+        #expect(JUnitReport.render(r).contains("name=\"customInvariant\""))
+        #expect(MarkdownReport.render(r).contains("`customInvariant`"))
+    }
+}
