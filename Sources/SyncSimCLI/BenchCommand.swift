@@ -37,10 +37,11 @@ struct BenchCommand: Command {
         let json = args.flag("--json")
         try args.finish()
         let strategies = try ctx.strategies(named: names, option: "--strategy")
-        let gen = WorkloadGenerator(.init(clients: 3, actions: 200, swarm: true))
-        let schedules = (0..<seeds).map { gen.generate(seed: UInt64($0)) }
+        let config = WorkloadGenerator.Config(clients: 3, actions: 200, swarm: true)
         var rows: [Row] = []
         for s in strategies {
+            // Each strategy's own schema; strategies sharing one get the same schedules.
+            let schedules = (0..<seeds).map { s.schedule(seed: UInt64($0), config) }
             func sweep(_ j: Int) -> (Double, Int) {
                 let t0 = WallClock.seconds()
                 let events = ParallelRunner.map(seeds, jobs: j) { i in (try? s.run(schedules[i], seed: UInt64(i)))?.events ?? 0 }

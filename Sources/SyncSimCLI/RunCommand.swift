@@ -39,8 +39,7 @@ struct RunCommand: Command {
         try args.finish()
         guard let strategy else { throw ctx.missingStrategy() }
         guard let seed else { throw UsageError("--seed is required (a non-negative whole number)") }
-        let gen = WorkloadGenerator(.init(clients: clients, actions: actions ?? 60, swarm: !noSwarm))
-        let schedule = gen.generate(seed: seed)
+        let schedule = strategy.schedule(seed: seed, .init(clients: clients, actions: actions ?? 60, swarm: !noSwarm))
         let result = try strategy.run(schedule, seed: seed, trace: story ? .full : .hashOnly)
         if json {
             ctx.print(try RunReport(result, schedule: schedule).json())

@@ -67,7 +67,7 @@ struct ShrinkCommand: Command {
         }
         let name = strategy.name
         let config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
-        let schedule = WorkloadGenerator(config).generate(seed: seed)
+        let schedule = strategy.schedule(seed: seed, config)
         let first = try strategy.run(schedule, seed: seed)
         guard let target = invariant ?? first.violations.first?.invariant else {
             ctx.printError("seed \(seed) does not fail under \(name): nothing to shrink")

@@ -10,18 +10,17 @@ enum ShrinkSweep {
     struct Row: Sendable { var inv: InvariantID; var seed: UInt64; var before: Int; var after: Int; var seconds: Double; var kept: Bool }
 
     static func run(_ strategy: AnyStrategy, _ range: SeedRange, jobs: Int, config: WorkloadGenerator.Config, _ ctx: CLIContext) -> Int32 {
-        let gen = WorkloadGenerator(config)
         let lower = range.lowerBound
         let firsts: [[InvariantID]] = ParallelRunner.map(Int(range.count), jobs: jobs) { i in
             let seed = lower + UInt64(i)
-            return (try? strategy.run(gen.generate(seed: seed), seed: seed))?.violatedInvariants ?? []
+            return (try? strategy.run(strategy.schedule(seed: seed, config), seed: seed))?.violatedInvariants ?? []
         }
         var work: [(UInt64, InvariantID)] = []
         for (i, invs) in firsts.enumerated() { for inv in invs { work.append((lower + UInt64(i), inv)) } }
         let todo = work
         let rows: [Row] = ParallelRunner.map(todo.count, jobs: jobs) { i in
             let (seed, inv) = todo[i]
-            let s = gen.generate(seed: seed)
+            let s = strategy.schedule(seed: seed, config)
             let t0 = WallClock.seconds()
             let out = strategy.shrink(s, seed: seed, invariant: inv)
             let dt = WallClock.seconds() - t0

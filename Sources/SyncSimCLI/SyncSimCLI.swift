@@ -41,9 +41,19 @@ public enum SyncSimCLI {
             output.standardError("error: no strategies: pass at least one to SyncSimCLI\n")
             return ExitCode.usage
         }
+        // Scenario files may name a schema instead of embedding it: the strategies' schemas are
+        // the ones this tool knows. One name must mean one schema.
+        var schemas: [Schema] = []
+        for s in strategies where s.schema != .default && !schemas.contains(s.schema) {
+            if schemas.contains(where: { $0.name == s.schema.name }) || s.schema.name == Schema.default.name {
+                output.standardError("error: two different schemas are named '\(s.schema.name)' (strategy \(s.name)); give each schema its own name\n")
+                return ExitCode.usage
+            }
+            schemas.append(s.schema)
+        }
         let ctx = CLIContext(strategies: set, commandName: commandName,
                              commands: ReplayCommands(prefix: commandPrefix ?? "swift run \(commandName)"), output: output)
-        return dispatch(arguments, ctx)
+        return Schema.$known.withValue(schemas) { dispatch(arguments, ctx) }
     }
 
     static var commands: [any Command.Type] { [FuzzCommand.self, RunCommand.self, ReplayCommand.self, ShrinkCommand.self,

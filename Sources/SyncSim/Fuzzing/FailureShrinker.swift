@@ -2,7 +2,7 @@
 /// the violation's details, shrinks it (within the time budget) and keeps the shrunk run's
 /// story for the sequence diagram.
 struct FailureShrinker: Sendable {
-    let generator: WorkloadGenerator
+    let generator: WorkloadGenerator.Config
     let configuration: FuzzConfiguration
     let deadline: Double
 
@@ -10,12 +10,12 @@ struct FailureShrinker: Sendable {
 
     func failure(_ strategy: AnyStrategy, _ invariant: InvariantID, seed: UInt64) -> (FuzzReport.Failure, FuzzResult.ShrunkScenario?) {
         let name = strategy.name
-        let schedule = generator.generate(seed: seed)
+        let schedule = strategy.schedule(seed: seed, generator)
         let first = (try? strategy.run(schedule, seed: seed))?.violations.first { $0.invariant == invariant }
         var failure = FuzzReport.Failure(
             strategy: name, invariant: invariant.rawValue, seed: seed, claimed: strategy.info.contract.contains(invariant),
             explanation: first?.explanation ?? "", originalActions: schedule.actions.count, shrunkActions: nil, scenario: nil,
-            replay: commands.run(strategy: name, seed: seed, generator: generator.config), trace: [],
+            replay: commands.run(strategy: name, seed: seed, generator: generator), trace: [],
             clients: schedule.options.clients, violationTimeMs: first?.time, violationClient: first?.client?.index)
         let clock = configuration.clock, deadline = self.deadline
         guard configuration.shrink, clock() <= deadline else { return (failure, nil) }

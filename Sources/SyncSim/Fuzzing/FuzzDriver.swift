@@ -57,7 +57,7 @@ public struct FuzzDriver: Sendable {
         let startedAt = WallClock.isoNow()
         let deadline = configuration.timeBudgetSeconds.map { t0 + $0 } ?? .infinity
         let tally = ProgressTally(total: totalRuns, clock: clock, start: t0, report: progress)
-        let generator = WorkloadGenerator(configuration.generator)
+        let generatorConfig = configuration.generator
 
         // Runs, in plan order: index i is seed position i / n, strategy i % n.
         let strategies = self.strategies, plan = self.plan, n = strategies.count
@@ -67,7 +67,7 @@ public struct FuzzDriver: Sendable {
             let seed = plan.seed(at: UInt64(i / n))
             let strategy = strategies[i % n]
             // Generated inside the job (cheap next to a run), so nothing is planned up front.
-            let schedule = generator.generate(seed: seed)
+            let schedule = strategy.schedule(seed: seed, generatorConfig)
             do {
                 let r = try strategy.run(schedule, seed: seed)
                 let broken = r.violations.contains { strategy.info.contract.contains($0.invariant) }
@@ -93,7 +93,7 @@ public struct FuzzDriver: Sendable {
         // Shrink the first failing seed of each (strategy, invariant).
         let cells = Self.firstFailures(records, strategies: strategies)
         tally.startShrinking(total: cells.count)
-        let shrinking = FailureShrinker(generator: generator, configuration: configuration, deadline: deadline)
+        let shrinking = FailureShrinker(generator: generatorConfig, configuration: configuration, deadline: deadline)
         let shrunk: [(FuzzReport.Failure, FuzzResult.ShrunkScenario?)] = ParallelRunner.map(cells.count, jobs: configuration.jobs) { i in
             let (si, invariant, seed) = cells[i]
             let out = shrinking.failure(strategies[si], invariant, seed: seed)

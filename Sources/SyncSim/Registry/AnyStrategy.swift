@@ -13,6 +13,8 @@ public struct AnyStrategy: Sendable {
     /// Name, summary, contract, arbitration and known-bad flag, read once from the strategy.
     public let info: StrategyInfo
     public let transport: Transport
+    /// The data model the strategy's schedules are generated over (`SyncStrategy.schema`).
+    public let schema: Schema
     /// The wrapped strategy, for callers that need to inspect it (`base as? MyStrategy`).
     public let base: any SyncStrategy
 
@@ -34,6 +36,7 @@ public struct AnyStrategy: Sendable {
     public init<S: SyncStrategy>(_ strategy: S) {
         info = strategy.info
         transport = strategy.transport
+        schema = strategy.schema
         base = strategy
         runner = { schedule, seed, trace in
             try Simulator.run(strategy, schedule, seed: seed, trace: trace)
@@ -67,6 +70,14 @@ public struct AnyStrategy: Sendable {
         AnyStrategy(PushPullStrategy()),
         AnyStrategy(ReferenceStrategy()),
     ]
+
+    /// The schedule `seed` generates for this strategy: `config` over the strategy's schema.
+    /// Strategies sharing a schema get the same schedule for a seed, so they compare like for like.
+    public func schedule(seed: UInt64, _ config: WorkloadGenerator.Config = .init()) -> Schedule {
+        var c = config
+        c.schema = schema
+        return WorkloadGenerator(c).generate(seed: seed)
+    }
 
     /// Runs one simulation: a pure function of (strategy, schedule, seed).
     public func run(_ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
