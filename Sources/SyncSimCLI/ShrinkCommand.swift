@@ -54,7 +54,7 @@ struct ShrinkCommand: Command {
         guard let seed else { throw UsageError("--seed is required") }
         var invariant: InvariantID?
         if let invName {
-            guard let i = InvariantID(rawValue: invName) else {
+            guard let i = InvariantID(builtIn: invName) else {
                 throw UsageError("unknown invariant '\(invName)' for --invariant; valid values: \(InvariantID.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             invariant = i

@@ -199,10 +199,10 @@ extension InvariantID: Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         let s = try c.decode(String.self)
-        if let e = Self.syntaxError(s) {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "invalid invariant id: \(e)")
+        guard let id = InvariantID(rawValue: s) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "invalid invariant id: \(Self.syntaxError(s).map(\.description) ?? s)")
         }
-        self.init(rawValue: s)!
+        self = id
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -234,6 +234,21 @@ import SyncSim   // not @testable: user invariants must be writable with the pub
         }
     }
 
+    /// A well-formed id is not necessarily a known invariant: a scenario file's expectation still
+    /// accepts only the built-ins, with the same error as when ids were a closed enum.
+    @Test func scenarioExpectationsStillNameOnlyBuiltIns() throws {
+        func scenario(_ expectation: String) -> String {
+            #"{"format": 1, "title": "t", "strategy": "instant", "expect": {"instant": "\#(expectation)"}, "options": {"clients": 1}, "actions": []}"#
+        }
+        let ok = try Scenario.decode(Data(scenario("noGhostDeletion").utf8), file: "f.json")
+        #expect(ok.expect["instant"] == .fails(.noGhostDeletion))
+        for bad in ["noGhostDeletoin", "bad name"] {
+            #expect { try Scenario.decode(Data(scenario(bad).utf8), file: "f.json") } throws: { e in
+                "\(e)".contains("unknown expectation '\(bad)'") && "\(e)".contains("liveness")
+            }
+        }
+    }
+
     // MARK: - Catalog and contracts
 
     @Test func theCatalogListsBuiltInsThenUserInvariants() throws {
