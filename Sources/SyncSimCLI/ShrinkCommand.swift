@@ -58,7 +58,7 @@ struct ShrinkCommand: Command {
         guard let seed else { throw UsageError("--seed is required (a non-negative whole number)") }
         var invariant: InvariantID?
         if let invName {
-            guard let i = InvariantID(rawValue: invName) else {
+            guard let i = InvariantID(builtIn: invName) else {
                 let names = InvariantID.allCases.map(\.rawValue)
                 let close = NameSuggestion.closest(to: invName, in: names)
                 throw UsageError("unknown invariant '\(invName)' for --invariant\(close.isEmpty ? "" : " (did you mean '\(close[0])'?)"); valid values: \(names.joined(separator: ", "))")

@@ -1,6 +1,86 @@
-/// The definitions of the invariants. The oracle for each lives in `Monitor.swift`; the texts
-/// here are what `syncsim list invariants` and reports show.
-public enum InvariantCatalog {
+/// The invariants a run, a report or `syncsim list invariants` knows about: the built-ins, then
+/// any user invariants, each with the one-line summary people read next to its id.
+///
+/// A value rather than a global registry: which user invariants exist is a property of the run
+/// (or the fuzz session) that was given them, so two sessions in one process can judge by
+/// different catalogs, and nothing depends on registration order. The oracles of the built-ins
+/// live in `Monitor.swift`; a user invariant carries its own (`CustomInvariant`).
+public struct InvariantCatalog: Sendable {
+    /// One invariant as lists and reports show it.
+    public struct Entry: Hashable, Sendable {
+        public var id: InvariantID
+        /// One line, shown next to the id.
+        public var summary: String
+        /// Longer text for a user invariant (may be empty). Built-ins keep theirs as doc comments
+        /// on their `InvariantID` members, so this is empty for them.
+        public var documentation: String
+        public var isBuiltIn: Bool
+        public var isLiveness: Bool
+
+        public init(id: InvariantID, summary: String, documentation: String, isBuiltIn: Bool, isLiveness: Bool) {
+            self.id = id
+            self.summary = summary
+            self.documentation = documentation
+            self.isBuiltIn = isBuiltIn
+            self.isLiveness = isLiveness
+        }
+    }
+
+    /// Built-ins in catalog order, then user invariants by id: the order of `InvariantID`.
+    public let entries: [Entry]
+    /// The user invariants, by id.
+    public let custom: [CustomInvariant]
+
+    /// The built-ins plus `custom`. Throws `InvariantError.duplicateID` when two user invariants
+    /// share an id (their `CustomInvariant` values already guarantee that no id is malformed or
+    /// a built-in's).
+    public init(custom: [CustomInvariant] = []) throws(InvariantError) {
+        self.init(validated: try Self.validated(custom))
+    }
+
+    /// `sorted`: user invariants with distinct ids, in id order.
+    private init(validated sorted: [CustomInvariant]) {
+        custom = sorted
+        entries = InvariantID.builtIns.map {
+            Entry(id: $0, summary: Self.summary($0), documentation: "", isBuiltIn: true, isLiveness: $0.isLiveness)
+        } + sorted.map {
+            Entry(id: $0.id, summary: $0.summary, documentation: $0.documentation, isBuiltIn: false, isLiveness: false)
+        }
+    }
+
+    /// The built-ins alone.
+    public static let builtIns = InvariantCatalog(validated: [])
+
+    /// The entries of the built-ins plus `custom` (see `init(custom:)`).
+    public static func entries(custom: [CustomInvariant]) throws(InvariantError) -> [Entry] {
+        try InvariantCatalog(custom: custom).entries
+    }
+
+    /// Every id in the catalog, in order.
+    public var ids: [InvariantID] { entries.map(\.id) }
+
+    /// The entry for `id`, or nil if this catalog does not know it.
+    public func entry(_ id: InvariantID) -> Entry? { entries.first { $0.id == id } }
+
+    /// The entry whose id is `name`, or nil: how a command line or a file names an invariant it
+    /// expects to exist (a well-formed but unknown name is not an invariant).
+    public func entry(named name: String) -> Entry? { entries.first { $0.id.rawValue == name } }
+
+    /// The user invariant with this id, if the catalog has one.
+    public func customInvariant(_ id: InvariantID) -> CustomInvariant? { custom.first { $0.id == id } }
+
+    /// `custom` sorted by id, or the first problem with it.
+    static func validated(_ custom: [CustomInvariant]) throws(InvariantError) -> [CustomInvariant] {
+        let sorted = custom.sorted { $0.id < $1.id }
+        for i in sorted.indices.dropFirst() where sorted[i].id == sorted[i - 1].id {
+            throw .duplicateID(sorted[i].id)
+        }
+        return sorted
+    }
+
+    /// A built-in's summary: what `syncsim list invariants` and reports show. For an id that is
+    /// not a built-in this says so rather than inventing one; ask a catalog that holds the user
+    /// invariant (`entry(_:)`) for its own summary.
     public static func summary(_ id: InvariantID) -> String {
         switch id {
         case .convergence:
@@ -33,6 +113,8 @@ public enum InvariantCatalog {
             return "at the queue cap a new write is refused with a visible error (or accepted); nothing queued is silently dropped"
         case .liveness:
             return "after heal the run settles (nothing in flight, nothing pending, views equal to the server) within the virtual-time and event bounds"
+        default:
+            return "user invariant '\(id.rawValue)' (not a built-in; its summary comes with its definition)"
         }
     }
 }

@@ -1,69 +1,251 @@
-/// The invariant catalog's ids. Raw values appear in reports, scenario files and on the command
-/// line; never rename one. Every invariant is a **safety** property (violated at a point in time,
-/// checked during the run or at its end) except `liveness`. Oracles live in `Monitor.swift`.
-public enum InvariantID: String, CaseIterable, Sendable, Codable, Comparable, CustomStringConvertible {
+/// The name of an invariant: one of the built-ins below, or a user invariant's own id.
+///
+/// Raw values appear in reports, scenario files, JSON and on the command line; never rename a
+/// built-in. The type is an open struct rather than a closed enum so that users' invariants are
+/// peers of the built-ins: a violation, a strategy's contract (`StrategyInfo.contract`), a report
+/// row and a shrink target all name an invariant the same way, whoever defined it.
+///
+/// **Well-formed ids.** Non-empty, at most `maxLength` characters, ASCII letters, digits and
+/// `_-.` only — so an id is safe as a file-name fragment, a JUnit test name, a CLI argument and a
+/// JSON string without escaping, and two ids that look alike are equal byte for byte (no Unicode
+/// normalisation questions). `init?(rawValue:)` and decoding accept any well-formed id, built-in
+/// or not; `init(custom:)` additionally refuses a built-in's name, because a user invariant must
+/// never be able to shadow (and so forge or silence) a built-in.
+///
+/// **Order.** Built-ins first, in catalog order (the order of `builtIns`, which reports and
+/// `list invariants` follow), then every other id by raw value (byte order, since ids are ASCII).
+/// Total and independent of hashing, so sorted violations and tables are deterministic.
+///
+/// Every built-in is a **safety** property (violated at a point in time, checked during the run
+/// or at its end) except `liveness`. Oracles of built-ins live in `Monitor.swift`; user
+/// invariants carry their own (`CustomInvariant`).
+public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let rawValue: String
+    /// Position in `builtIns`, or `Int.max` for any other id. Derived from `rawValue` (never
+    /// independent of it), kept so that `<` costs no search.
+    let rank: Int
+
+    /// The longest id accepted: long enough for a descriptive camelCase name, short enough for a
+    /// report column and a file name.
+    public static let maxLength = 64
+
+    /// A well-formed id (built-in or not); nil if `rawValue` is malformed (see the type's doc).
+    /// For the built-ins this returns the very same values as the static members, so
+    /// `InvariantID(rawValue: "convergence") == .convergence`.
+    ///
+    /// Callers that must accept only names they know (a scenario file's expectation, a CLI
+    /// `--invariant`) should look the id up in an `InvariantCatalog` (or use
+    /// `init?(builtIn:)`): a well-formed id is not necessarily an invariant anyone defined.
+    public init?(rawValue: String) {
+        if let i = Self.builtInRank(rawValue) {
+            self.init(trusted: rawValue, rank: i)
+        } else if Self.syntaxError(rawValue) == nil {
+            self.init(trusted: rawValue, rank: .max)
+        } else {
+            return nil
+        }
+    }
+
+    /// One of the built-ins by raw value; nil for any other string (well-formed or not).
+    public init?(builtIn rawValue: String) {
+        guard let i = Self.builtInRank(rawValue) else { return nil }
+        self.init(trusted: rawValue, rank: i)
+    }
+
+    /// A user invariant's id. Throws (never traps) when `rawValue` is malformed or is a
+    /// built-in's name: a user invariant cannot shadow a built-in.
+    public init(custom rawValue: String) throws(InvariantError) {
+        if let e = Self.customError(rawValue) { throw e }
+        self.init(trusted: rawValue, rank: .max)
+    }
+
+    private init(trusted rawValue: String, rank: Int) {
+        self.rawValue = rawValue
+        self.rank = rank
+    }
+
+    /// Whether this is one of the built-ins (`builtIns`).
+    public var isBuiltIn: Bool { rank != .max }
+
+    /// Safety invariants can be violated at a point in time; liveness ones only by running out
+    /// of time or events. Only the built-in `liveness` is a liveness property: user invariants
+    /// are judged once, at the end of a run, and report as safety.
+    public var isLiveness: Bool { self == .liveness }
+
+    public var description: String { rawValue }
+
+    public static func == (a: InvariantID, b: InvariantID) -> Bool { a.rawValue == b.rawValue }
+    public func hash(into h: inout Hasher) { h.combine(rawValue) }
+
+    public static func < (a: InvariantID, b: InvariantID) -> Bool {
+        if a.rank != b.rank { return a.rank < b.rank }
+        return a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8)
+    }
+
+    // MARK: - Validation
+
+    /// Why `rawValue` is not a well-formed id (nil: it is). Built-in names are well-formed.
+    public static func syntaxError(_ rawValue: String) -> InvariantError? {
+        if rawValue.isEmpty { return .emptyID }
+        if let bad = rawValue.first(where: { !isAllowed($0) }) { return .invalidCharacter(id: rawValue, bad) }
+        // Every character is one ASCII byte here, so the byte count is the character count.
+        let n = rawValue.utf8.count
+        if n > maxLength { return .idTooLong(id: rawValue, length: n) }
+        return nil
+    }
+
+    /// Why `rawValue` cannot name a user invariant (nil: it can).
+    public static func customError(_ rawValue: String) -> InvariantError? {
+        if let e = syntaxError(rawValue) { return e }
+        if builtInRank(rawValue) != nil { return .shadowsBuiltIn(rawValue) }
+        return nil
+    }
+
+    static func isAllowed(_ c: Character) -> Bool {
+        guard c.isASCII, let a = c.asciiValue else { return false }
+        switch a {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func builtInRank(_ rawValue: String) -> Int? { builtInRanks[rawValue] }
+
+    /// Raw value → position in `builtIns`; only ever looked up, never iterated.
+    private static let builtInRanks: [String: Int] = {
+        var d: [String: Int] = [:]
+        for (i, id) in builtIns.enumerated() { d[id.rawValue] = i }
+        return d
+    }()
+
+    // MARK: - The built-ins, in catalog order
+
     /// After the heal phase, every client's view of every subscribed query equals the server's
     /// answer to that query, evaluated by the oracle on the server's data, and no client holds a
     /// pending write the user was not told failed. Checked at the end of the run.
-    case convergence
+    public static let convergence = InvariantID(trusted: "convergence", rank: 0)
     /// Concurrent edits of different fields of one entity all survive: a field's final value is
     /// never the work of a transaction whose user intents targeted *other* fields (a full-entity
     /// snapshot re-writing a stale value), unless a later write to the same field or a delete
     /// superseded it. Computed from the users' intents and the server's transaction log.
-    case disjointFieldMerge
+    public static let disjointFieldMerge = InvariantID(trusted: "disjointFieldMerge", rank: 1)
     /// For each (entity, field), the final value is the value of the last write in the
     /// strategy's declared arbitration order — server arrival (the last applied transaction),
     /// client timestamp (the latest device clock) or hybrid logical clock (no write made so much
     /// later that its clock must exceed the winner's may lose) — computed by the oracle.
-    case lwwConvergence
+    public static let lwwConvergence = InvariantID(trusted: "lwwConvergence", rank: 2)
     /// The server deletes an entity only if a user or the server-side writer asked to delete it:
     /// a delete in the transaction log of an entity no one asked to delete is a ghost deletion.
-    case noGhostDeletion
+    public static let noGhostDeletion = InvariantID(trusted: "noGhostDeletion", rank: 3)
     /// Once a deletion has been applied on the server, the entity does not exist there again.
     /// Entity ids are never reused, so any reappearance (an upsert, a stale re-send) is a
     /// resurrection.
-    case noResurrection
+    public static let noResurrection = InvariantID(trusted: "noResurrection", rank: 4)
     /// A typing burst (keystroke-prefix updates of one text field) that no other write raced —
     /// none made during or after it, none applied after it began to land, none stamped later
     /// under a timestamp order — and whose last keystroke took effect ends at the last keystroke.
-    case typingConvergesToLastKeystroke
+    public static let typingConvergesToLastKeystroke = InvariantID(trusted: "typingConvergesToLastKeystroke", rank: 5)
     /// Every write a client accepted is, in the end, applied on the server or reported to the
     /// user as rejected. A restart that drops queued writes (persistence off, or a volatile
     /// queue) is the data loss it is.
-    case noLostAcknowledgedWrite
+    public static let noLostAcknowledgedWrite = InvariantID(trusted: "noLostAcknowledgedWrite", rank: 6)
     /// Right after a local write, every subscription of that client that has yielded shows it
     /// (created entities that match the query appear, updated fields have their new values,
     /// deleted roots disappear).
-    case readYourWrites
+    public static let readYourWrites = InvariantID(trusted: "readYourWrites", rank: 7)
     /// A user's write takes effect on the server at most once, despite duplicated messages,
     /// retries and replays: no write id appears in two applied transactions.
-    case noDuplicateApplication
+    public static let noDuplicateApplication = InvariantID(trusted: "noDuplicateApplication", rank: 8)
     /// `queryOnce` while the device is offline fails at once with the dedicated offline error
     /// and never returns a possibly stale result as if it were fresh (seed 000 §4.1).
-    case queryOnceOfflineFails
+    public static let queryOnceOfflineFails = InvariantID(trusted: "queryOnceOfflineFails", rank: 9)
     /// With persistence on, subscribing while offline to a query the client has seen a server
     /// result for yields the cached result at once (seed 000 §4.1).
-    case cachedSubscriptionOffline
+    public static let cachedSubscriptionOffline = InvariantID(trusted: "cachedSubscriptionOffline", rank: 10)
     /// No connection attempt is made while the device reports it is offline (seed 000 §2.1).
-    case noReconnectWhileOffline
+    public static let noReconnectWhileOffline = InvariantID(trusted: "noReconnectWhileOffline", rank: 11)
     /// A local change to a child entity in a subscription's result tree (a post under
     /// `profiles with posts`) makes that subscription yield (seed 000 §3.5).
-    case nestedSubscriptionReyields
+    public static let nestedSubscriptionReyields = InvariantID(trusted: "nestedSubscriptionReyields", rank: 12)
     /// At the queue cap a new write is either refused with a user-visible error or accepted;
     /// nothing already queued disappears without being applied or reported (seed 003).
-    case queueCapNoSilentDrop
+    public static let queueCapNoSilentDrop = InvariantID(trusted: "queueCapNoSilentDrop", rank: 13)
     /// After heal the run settles — nothing in flight, nothing pending, no open prompt, every
     /// subscription equal to the server's answer — within the virtual-time and event bounds.
     /// The only liveness property: violated by running out of time or events, never a hang.
-    case liveness
+    public static let liveness = InvariantID(trusted: "liveness", rank: 14)
 
-    public static func < (a: InvariantID, b: InvariantID) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// The built-in invariants in catalog order: the order of reports, `list invariants` and
+    /// sorting. Each element's position is its `rank` (a test checks they agree).
+    public static let builtIns: [InvariantID] = [
+        .convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion, .noResurrection,
+        .typingConvergesToLastKeystroke, .noLostAcknowledgedWrite, .readYourWrites, .noDuplicateApplication,
+        .queryOnceOfflineFails, .cachedSubscriptionOffline, .noReconnectWhileOffline,
+        .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness,
+    ]
+
+    /// The built-ins (`builtIns`), kept under the name callers used when `InvariantID` was a
+    /// closed enum. It never includes user invariants: those belong to a run or a catalog
+    /// (`InvariantCatalog(custom:)`), not to the type.
+    public static var allCases: [InvariantID] { builtIns }
+}
+
+extension InvariantID: Codable {
+    /// A plain JSON string (the raw value), as when this was a `String` enum: files written before
+    /// user invariants existed decode unchanged.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let s = try c.decode(String.self)
+        guard let id = InvariantID(rawValue: s) else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "invalid invariant id: \(Self.syntaxError(s).map(\.description) ?? s)")
+        }
+        self = id
     }
 
-    public var description: String { rawValue }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}
 
-    /// Safety invariants can be violated at a point in time; liveness ones only by running out
-    /// of time or events.
-    public var isLiveness: Bool { self == .liveness }
+/// Why an invariant id or a user invariant's definition was refused. A value, never a trap:
+/// user input (a plug-in's definition, a JSON file, a command line) must not crash the harness.
+public enum InvariantError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The id is the empty string.
+    case emptyID
+    /// The id has a character outside ASCII letters, digits and `_-.`.
+    case invalidCharacter(id: String, Character)
+    /// The id is longer than `InvariantID.maxLength` characters.
+    case idTooLong(id: String, length: Int)
+    /// A user invariant tried to take a built-in's name.
+    case shadowsBuiltIn(String)
+    /// Two user invariants given to one run or catalog share an id.
+    case duplicateID(InvariantID)
+    /// A user invariant's summary is empty or blank.
+    case emptySummary(InvariantID)
+    /// A user invariant's summary spans several lines (it is shown in one table cell).
+    case multiLineSummary(InvariantID)
+
+    public var description: String {
+        switch self {
+        case .emptyID:
+            return "an invariant id must not be empty"
+        case .invalidCharacter(let id, let c):
+            let shown = c.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? String($0) : "U+" + String($0.value, radix: 16, uppercase: true) }.joined()
+            return "invariant id '\(id)' contains '\(shown)'; ids use ASCII letters, digits, '_', '-' and '.' only"
+        case .idTooLong(let id, let n):
+            return "invariant id '\(id.prefix(InvariantID.maxLength))…' is \(n) characters long; the limit is \(InvariantID.maxLength)"
+        case .shadowsBuiltIn(let id):
+            return "'\(id)' is a built-in invariant; a user invariant needs a name of its own"
+        case .duplicateID(let id):
+            return "two user invariants are named '\(id)'"
+        case .emptySummary(let id):
+            return "user invariant '\(id)' has an empty summary"
+        case .multiLineSummary(let id):
+            return "user invariant '\(id)' has a summary of several lines; it must be one line (put the rest in its documentation)"
+        }
+    }
 }

@@ -2,7 +2,9 @@
 /// checks at the end of a run. Oracles read the users' intents, the server's transaction log,
 /// what users were told and the observable states; they never ask a strategy what it meant.
 ///
-/// Each invariant's definition lives in `InvariantCatalog.swift`.
+/// Each built-in's definition is the doc comment of its `InvariantID` member, and its one-line
+/// summary is in `InvariantCatalog.swift`. Users' invariants (`CustomInvariant`) are not judged
+/// here: they run once the run is over, on its public record (`Simulator.judgeCustom`).
 struct Monitor {
     private(set) var violations: [Violation] = []
     let clientCount: Int

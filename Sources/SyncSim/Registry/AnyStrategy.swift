@@ -18,7 +18,10 @@ public struct AnyStrategy: Sendable {
     /// The wrapped strategy, for callers that need to inspect it (`base as? MyStrategy`).
     public let base: any SyncStrategy
 
-    private let runner: @Sendable (Schedule, UInt64, TraceMode) throws -> RunResult
+    /// User invariants every run of this strategy is also judged by (see `judged(by:)`).
+    public private(set) var invariants: [CustomInvariant] = []
+
+    private let runner: @Sendable (Schedule, UInt64, TraceMode, [CustomInvariant]) throws -> RunResult
     private let shrinker: @Sendable (ShrinkRequest) -> Shrinker.Outcome?
 
     /// The shrink closure's arguments (one value, so the stored closure type stays readable).
@@ -29,6 +32,7 @@ public struct AnyStrategy: Sendable {
         var maxRuns: Int
         var shouldStop: @Sendable () -> Bool
         var onProgress: ((Shrinker.Progress) -> Void)?
+        var invariants: [CustomInvariant]
     }
 
     public var name: String { info.name }
@@ -38,8 +42,8 @@ public struct AnyStrategy: Sendable {
         transport = strategy.transport
         schema = strategy.schema
         base = strategy
-        runner = { schedule, seed, trace in
-            try Simulator.run(strategy, schedule, seed: seed, trace: trace)
+        runner = { schedule, seed, trace, invariants in
+            try Simulator.run(strategy, schedule, seed: seed, trace: trace, invariants: invariants)
         }
         shrinker = { request in
             AnyStrategy.shrink(strategy, request)
@@ -79,9 +83,19 @@ public struct AnyStrategy: Sendable {
         return WorkloadGenerator(c).generate(seed: seed)
     }
 
+    /// The same strategy, judged also by `invariants` (user oracles over the run's history) in
+    /// every run and shrink. The fuzz driver and the CLI judge every strategy by the same ones,
+    /// so strategies compare like for like. Two invariants with one id make runs throw
+    /// `InvariantError.duplicateID`.
+    public func judged(by invariants: [CustomInvariant]) -> AnyStrategy {
+        var copy = self
+        copy.invariants = invariants
+        return copy
+    }
+
     /// Runs one simulation: a pure function of (strategy, schedule, seed).
     public func run(_ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
-        try runner(schedule, seed, trace)
+        try runner(schedule, seed, trace, invariants)
     }
 
     /// Shrinks a schedule that fails `invariant` under this strategy and seed, running the
@@ -96,7 +110,7 @@ public struct AnyStrategy: Sendable {
                        shouldStop: @escaping @Sendable () -> Bool = { false },
                        onProgress: ((Shrinker.Progress) -> Void)? = nil) -> Shrinker.Outcome? {
         shrinker(ShrinkRequest(schedule: schedule, seed: seed, invariant: invariant, maxRuns: maxRuns,
-                               shouldStop: shouldStop, onProgress: onProgress))
+                               shouldStop: shouldStop, onProgress: onProgress, invariants: invariants))
     }
 
     /// The shrink loop for a concrete strategy type.
@@ -109,7 +123,7 @@ public struct AnyStrategy: Sendable {
                 return nil
             }
             found.simulated += 1
-            guard let violations = (try? Simulator.run(strategy, candidate, seed: seed))?.violations else { return nil }
+            guard let violations = (try? Simulator.run(strategy, candidate, seed: seed, invariants: request.invariants))?.violations else { return nil }
             if let hit = violations.first(where: { $0.invariant == invariant }) { found.record(candidate, hit) }
             return violations
         }, onProgress: request.onProgress)

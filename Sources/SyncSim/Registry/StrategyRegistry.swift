@@ -13,6 +13,8 @@ public enum StrategyRegistry {
 
 /// Runs any strategy known only as an existential. Built-ins keep their specialised simulator
 /// (see `AnyStrategy.init(erasing:)`); other types open the existential once per run.
-public func simulate(_ strategy: any SyncStrategy, _ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
-    try AnyStrategy(erasing: strategy).run(schedule, seed: seed, trace: trace)
+/// `invariants`: user invariants to judge the run by too.
+public func simulate(_ strategy: any SyncStrategy, _ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly,
+                     invariants: [CustomInvariant] = []) throws -> RunResult {
+    try AnyStrategy(erasing: strategy).judged(by: invariants).run(schedule, seed: seed, trace: trace)
 }

@@ -84,7 +84,7 @@ extension Scenario: Codable {
         for (name, v) in raw {
             if v == "holds" {
                 ex[name] = .holds
-            } else if let i = InvariantID(rawValue: v) {
+            } else if let i = InvariantID(builtIn: v) {
                 ex[name] = .fails(i)
             } else {
                 throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [K.expect, AnyKey(name)],

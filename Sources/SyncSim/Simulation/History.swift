@@ -1,10 +1,18 @@
 /// What happened in a run, recorded by the simulator for the oracles: the users' intents, the
-/// server's transaction log, what users were told, and facts about the network. Oracles judge a
-/// strategy from this record and the final states, never by asking the strategy what it meant.
+/// server's transaction log, what users were told, what their subscriptions showed (when asked
+/// for), restarts and facts about the network. Oracles — the built-ins in `Monitor` and users'
+/// `CustomInvariant`s — judge a strategy from this record and the final states, never by asking
+/// the strategy what it meant.
+///
+/// Every list is in the order things happened (virtual time, then the simulator's event order),
+/// which is deterministic: the same run always records the same history. Read-only outside the
+/// simulator: oracles may not rewrite what happened.
 public struct History: Sendable {
-    /// A write someone asked for.
+    /// A write someone asked for: a user on a client, or the server-side (admin) writer.
     public struct Intent: Sendable {
+        /// The write as asked for: its id and operations (and typing-burst tag).
         public var write: UserWrite
+        /// Who asked: `.client(c)` or `.admin`.
         public var origin: Origin
         /// Virtual time the user made it.
         public var time: Int64
@@ -14,17 +22,22 @@ public struct History: Sendable {
         public var whileDisconnected: Bool
     }
 
+    /// One entry of the server's transaction log: what the server committed, and when.
     public struct Applied: Sendable {
+        /// Virtual time the server applied it.
         public var time: Int64
+        /// The transaction: its origin, the user writes it carries and the operations applied.
         public var tx: AppliedTransaction
     }
 
+    /// Something a user was shown (`UserEvent`): a rejection, a confirmation, a yield, a prompt…
     public struct Told: Sendable {
         public var time: Int64
         public var client: ClientID
         public var event: UserEvent
     }
 
+    /// A client crash and relaunch, with what its write queue held either side of it.
     public struct Restart: Sendable {
         public var time: Int64
         public var client: ClientID
@@ -34,17 +47,48 @@ public struct History: Sendable {
         public var pendingAfter: [WriteID]
     }
 
+    /// What a subscription showed the user when it yielded: the screen's content, as an outside
+    /// observer would record it. Recorded only when some invariant of the run asks for
+    /// observations (`CustomInvariant.needsObservations`), so runs that do not pay nothing.
+    public struct Observation: Sendable {
+        /// Virtual time of the yield.
+        public var time: Int64
+        public var client: ClientID
+        public var subscription: SubscriptionID
+        /// The query the app subscribed with; nil when the client yielded for a subscription the
+        /// app does not hold open (itself worth an oracle's attention).
+        public var query: Query?
+        /// The client said the result came from its cache, before any server answer.
+        public var fromCache: Bool
+        /// What the subscription shows once the input that made it yield has been handled (the
+        /// client's `result(of:)` then); nil if the client reports no result despite yielding.
+        /// Several yields during one input all see that input's final result: the simulator
+        /// observes machines between inputs, never inside one.
+        public var result: QueryResult?
+    }
+
+    /// Every write asked for, in the order asked (user writes and admin writes alike).
     public internal(set) var intents: [Intent] = []
+    /// The server's transaction log, in commit order (the initial data is not in it).
     public internal(set) var applied: [Applied] = []
     /// Every user-visible event, in order.
     public internal(set) var told: [Told] = []
+    /// What subscriptions showed at each yield, in order; empty unless `recordsObservations`.
+    public internal(set) var observations: [Observation] = []
+    /// Whether this run recorded `observations` (some invariant asked for them). When false an
+    /// empty `observations` says nothing about whether subscriptions yielded.
+    public internal(set) var recordsObservations = false
+    /// Client crashes and relaunches, in order.
     public internal(set) var restarts: [Restart] = []
     /// Connection attempts made while the device was offline.
     public internal(set) var connectsWhileOffline: [(time: Int64, client: ClientID)] = []
     /// Deliveries to the server of a message carrying a write already delivered before.
     public internal(set) var duplicateWriteDeliveries = 0
+    /// Messages handed to the network, both directions (including ones then lost).
     public internal(set) var messagesSent = 0
+    /// Messages the network dropped, reset, or that were in flight when their link went down.
     public internal(set) var messagesLost = 0
+    /// The largest number of writes pending on one client at any moment.
     public internal(set) var maxPendingWrites = 0
     /// When the heal phase started, and when the run settled (nil: it never did).
     public internal(set) var healTime: Int64 = 0
@@ -53,6 +97,7 @@ public struct History: Sendable {
     /// Position in `intents` of each write id (write ids are dense, from 0); -1 if never made.
     var intentIndex: [Int32] = []
 
+    /// The intent that made write `w`, or nil if no one made it (an id a strategy invented).
     public func intent(_ w: WriteID) -> Intent? {
         let i = Int(w.raw)
         guard i < intentIndex.count, intentIndex[i] >= 0 else { return nil }

@@ -1,8 +1,10 @@
 /// Everything a run produced: identity (seed, strategy, trace hash), final states, violations,
 /// the history the oracles read, and the story lines when the trace was kept.
 public struct RunResult: Sendable {
+    /// A subscription the app still held open at the end of the run.
     public struct SubscriptionFinal: Sendable {
         public var id: SubscriptionID
+        /// The query the app subscribed with.
         public var query: Query
         /// What the user sees (nil: the subscription never yielded).
         public var result: QueryResult?
@@ -10,9 +12,12 @@ public struct RunResult: Sendable {
         public var expected: QueryResult
     }
 
+    /// One client's observable state at the end of the run.
     public struct ClientFinal: Sendable {
         public var client: ClientID
+        /// Open subscriptions, in id order.
         public var subscriptions: [SubscriptionFinal]
+        /// Writes the client still holds unconfirmed, in its own order.
         public var pendingWrites: [WriteID]
     }
 
@@ -26,7 +31,12 @@ public struct RunResult: Sendable {
     public var traceHash: UInt64
     public var server: EntityStore
     public var clients: [ClientFinal]
+    /// Every violation found, built-in and user invariants alike, sorted (`Violation.<`). User
+    /// invariants' violations carry their own ids only (see `CustomInvariant`).
     public var violations: [Violation]
+    /// The user invariants this run was also judged by, in id order (empty: built-ins only).
+    /// Lets a report tell "checked and held" from "not checked".
+    public var customInvariants: [InvariantID] = []
     public var history: History
     public var trace: [TraceLine]
     public var settled: Bool
@@ -36,7 +46,7 @@ public struct RunResult: Sendable {
         return String(repeating: "0", count: 16 - s.count) + s
     }
 
-    /// The distinct invariants violated, in catalog order.
+    /// The distinct invariants violated, in catalog order (built-ins, then user invariants by id).
     public var violatedInvariants: [InvariantID] {
         Array(Set(violations.map(\.invariant))).sorted()
     }

@@ -61,6 +61,11 @@ public struct Simulator<S: SyncStrategy> {
     var events = 0
     public private(set) var history = History()
     var monitor: Monitor
+    /// User invariants, in id order; judged once, after the built-in oracles (`makeResult`).
+    let customInvariants: [CustomInvariant]
+    /// Record `History.observations`: only when a user invariant asks, so runs without one pay
+    /// one branch per user event and nothing else.
+    let observe: Bool
     /// Active subscriptions per client (the app's open screens), in id order.
     var activeSubs: [[(SubscriptionID, Query)]]
     var deliveredWrites: Set<WriteID> = []
@@ -70,7 +75,13 @@ public struct Simulator<S: SyncStrategy> {
     var finished = false
     let root: SimRandom
 
-    public init(strategy: S, schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws {
+    /// - Parameter invariants: user invariants to judge the run by, besides the built-ins. They
+    ///   never change the run itself (its events, trace hash, final states); they only add
+    ///   violations. Throws `InvariantError.duplicateID` if two share an id.
+    public init(strategy: S, schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly,
+                invariants: [CustomInvariant] = []) throws {
+        customInvariants = try InvariantCatalog.validated(invariants)
+        observe = invariants.contains { $0.needsObservations }
         self.strategy = strategy
         self.schedule = schedule
         self.seed = seed
@@ -89,6 +100,7 @@ public struct Simulator<S: SyncStrategy> {
         activeSubs = Array(repeating: [], count: n)
         recorder = TraceRecorder(mode: trace)
         monitor = Monitor(clients: n, schema: schedule.schema)
+        history.recordsObservations = observe
         server = strategy.makeServer(ServerContext(schema: schedule.schema, clientCount: n, random: root.fork(.server), options: options.strategy))
         for i in 0..<n { clients.append(strategy.makeClient(clientContext(ClientID(i)), restoring: nil)) }
         Schema.$describing.withValue(schedule.schema) { seedInitialData() }
@@ -299,6 +311,11 @@ public struct Simulator<S: SyncStrategy> {
             conflictPrompts += 1
             unresolvedConflicts += 1
             queue.push(at: now + max(0, options.conflictThinkMs), .resolve(c, id, choice, incarnation: incarnation[c.index]))
+        }
+        if observe, case .subscriptionYielded(let s, let fromCache) = ev {
+            history.observations.append(.init(time: now, client: c, subscription: s,
+                                              query: activeSubs[c.index].first { $0.0 == s }?.1,
+                                              fromCache: fromCache, result: clients[c.index].result(of: s)))
         }
         var yieldQuery: Query?
         if case .subscriptionYielded(let s, false) = ev { yieldQuery = activeSubs[c.index].first { $0.0 == s }?.1 }
@@ -631,17 +648,33 @@ public struct Simulator<S: SyncStrategy> {
             }
             clientsOut.append(.init(client: ClientID(i), subscriptions: subs, pendingWrites: clients[i].pendingWrites))
         }
-        return RunResult(strategy: strategy.info.name, seed: seed, events: events, traceEvents: recorder.count,
-                         virtualDurationMs: now, traceHash: recorder.hasher.value, server: server.data,
-                         clients: clientsOut, violations: monitor.violations.sorted(), history: history,
-                         trace: recorder.lines, settled: history.settledTime != nil)
+        var result = RunResult(strategy: strategy.info.name, seed: seed, events: events, traceEvents: recorder.count,
+                               virtualDurationMs: now, traceHash: recorder.hasher.value, server: server.data,
+                               clients: clientsOut, violations: monitor.violations.sorted(), history: history,
+                               trace: recorder.lines, settled: history.settledTime != nil)
+        if !customInvariants.isEmpty { judgeCustom(&result) }
+        return result
+    }
+
+    /// Runs the user invariants on the finished run and merges their violations into the
+    /// result. After everything else, on the final record: nothing here can change the run, its
+    /// trace hash or the built-in verdicts (the sort is stable, and violations of different
+    /// invariants never compare equal, so the built-ins keep their relative order).
+    func judgeCustom(_ result: inout RunResult) {
+        let input = RunHistory(strategy: strategy.info, schedule: schedule, result: result)
+        var all = result.violations
+        for inv in customInvariants { all += inv.check(input) }
+        result.violations = all.sorted()
+        result.customInvariants = customInvariants.map(\.id)
     }
 }
 
 extension Simulator {
-    /// Convenience: compile, run, return.
-    public static func run(_ strategy: S, _ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
-        var sim = try Simulator(strategy: strategy, schedule: schedule, seed: seed, trace: trace)
+    /// Convenience: compile, run, return. `invariants`: user invariants to judge the run by too
+    /// (see `init(strategy:schedule:seed:trace:invariants:)`).
+    public static func run(_ strategy: S, _ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly,
+                           invariants: [CustomInvariant] = []) throws -> RunResult {
+        var sim = try Simulator(strategy: strategy, schedule: schedule, seed: seed, trace: trace, invariants: invariants)
         return sim.run()
     }
 }

@@ -206,4 +206,15 @@ import Testing
                                         .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness]
         #expect(tested == Set(InvariantID.allCases))
     }
+
+    /// `<` reads the precomputed rank, so every way of making a built-in (static member, raw
+    /// value, decoding) must carry the rank of its position in `builtIns`.
+    @Test func builtInRanksArePositionsInTheCatalog() throws {
+        for (i, id) in InvariantID.builtIns.enumerated() {
+            #expect(id.rank == i)
+            #expect(InvariantID(rawValue: id.rawValue)?.rank == i)
+            #expect(InvariantID(builtIn: id.rawValue)?.rank == i)
+        }
+        #expect(try InvariantID(custom: "mine").rank == .max)
+    }
 }
