@@ -13,14 +13,17 @@ let package = Package(
     products: [
         .library(name: "SyncSim", targets: ["SyncSim"]),
         .library(name: "SyncSimCLI", targets: ["SyncSimCLI"]),
+        .library(name: "SyncSimTesting", targets: ["SyncSimTesting"]),
         .executable(name: "syncsim", targets: ["SyncSimTool"]),
     ],
     targets: [
         .target(name: "SyncSim"),
         .target(name: "SyncSimCLI", dependencies: ["SyncSim"]),
+        .target(name: "SyncSimTesting", dependencies: ["SyncSim"]),
         .executableTarget(name: "SyncSimTool", dependencies: ["SyncSimCLI"]),
         .testTarget(name: "SyncSimTests", dependencies: ["SyncSim"]),
         .testTarget(name: "SyncSimCLITests", dependencies: ["SyncSimCLI", "SyncSim"]),
+        .testTarget(name: "SyncSimTestingTests", dependencies: ["SyncSimTesting", "SyncSim"]),
     ],
     swiftLanguageModes: [.v6]
 )
