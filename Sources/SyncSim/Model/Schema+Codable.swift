@@ -42,7 +42,10 @@ struct SchemaDeclaration: Codable {
         var nsc = try c.nestedUnkeyedContainer(forKey: .namespaces)
         var namespaces: [Schema.Namespace] = []
         while !nsc.isAtEnd {
-            guard namespaces.count < Schema.Limits.namespaces else { break }
+            guard namespaces.count < Schema.Limits.namespaces else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [K.namespaces],
+                    debugDescription: "at most \(Schema.Limits.namespaces) namespaces"))
+            }
             let d = try nsc.superDecoder()
             try rejectUnknownKeys(d, allowed: ["name", "singular", "fields"])
             let n = try NamespaceDecl(from: d)
@@ -53,7 +56,10 @@ struct SchemaDeclaration: Codable {
         if c.contains(.links) {
             var lc = try c.nestedUnkeyedContainer(forKey: .links)
             while !lc.isAtEnd {
-                guard links.count <= Schema.Limits.links else { break }
+                guard links.count < Schema.Limits.links else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [K.links],
+                        debugDescription: "at most \(Schema.Limits.links) links"))
+                }
                 let d = try lc.superDecoder()
                 try rejectUnknownKeys(d, allowed: ["name", "from", "to", "cardinality", "reverse"])
                 let l = try LinkDecl(from: d)

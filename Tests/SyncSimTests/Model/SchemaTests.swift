@@ -133,4 +133,14 @@ let notesSchema = try! Schema(
             #expect(broken.isEmpty, "\(name) seed \(seed): \(broken.map(\.description))")
         }
     }
+
+    /// Beyond a limit, an embedded schema is refused with its JSON path, never truncated.
+    @Test func embeddedSchemasBeyondTheLimitsAreRefused() {
+        let ns = (0..<40).map { "{\"name\": \"n\($0)\", \"fields\": []}" }.joined(separator: ",")
+        let file = "{\"format\": 1, \"title\": \"t\", \"strategy\": \"instant\", \"schema\": {\"name\": \"big\", \"namespaces\": [\(ns)]}, \"actions\": []}"
+        #expect(throws: ScenarioError.self) { try Scenario.decode(Data(file.utf8), file: "big.json") }
+        do { _ = try Scenario.decode(Data(file.utf8), file: "big.json") } catch let e as ScenarioError {
+            #expect(e.path == "schema.namespaces" && e.message.contains("at most 32"), "\(e)")
+        } catch { Issue.record("\(error)") }
+    }
 }
