@@ -22,13 +22,14 @@ struct ListCommand: Command {
                 ctx.print("\(i.name)\(i.knownBad ? "  (known-bad)" : "")")
                 ctx.print("  \(i.summary)")
                 ctx.print("  arbitration: \(i.arbitration)   transport: \(s.transport.rawValue)")
-                let claimed = InvariantID.allCases.filter { i.contract.contains($0) }
+                let claimed = i.contract.sorted()
                 ctx.print("  contract: \(claimed.isEmpty ? "(none)" : claimed.map(\.rawValue).joined(separator: ", "))")
                 ctx.print("")
             }
         case "invariants":
-            for inv in InvariantID.allCases {
-                ctx.print("\(inv.rawValue.rightPad(32)) \(inv.isLiveness ? "liveness" : "safety  ")  \(InvariantCatalog.summary(inv))")
+            for e in ctx.catalog.entries {
+                let kind = e.isLiveness ? "liveness" : e.isBuiltIn ? "safety  " : "user    "
+                ctx.print("\(e.id.rawValue.rightPad(32)) \(kind)  \(e.summary)")
             }
         case let other:
             let close = NameSuggestion.closest(to: other, in: ["strategies", "invariants"])
