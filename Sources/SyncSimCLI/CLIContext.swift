@@ -2,8 +2,6 @@
 /// command name for help texts, the prefix of printed replay commands, and where to write.
 struct CLIContext: Sendable {
     let strategies: StrategySet
-    /// Built-in invariants and the user's, for `list invariants` and `--invariant`.
-    let catalog: InvariantCatalog
     /// As typed by users: `syncsim`, `notes-sim`.
     let commandName: String
     let commands: ReplayCommands

@@ -22,14 +22,13 @@ struct ListCommand: Command {
                 ctx.print("\(i.name)\(i.knownBad ? "  (known-bad)" : "")")
                 ctx.print("  \(i.summary)")
                 ctx.print("  arbitration: \(i.arbitration)   transport: \(s.transport.rawValue)")
-                let claimed = i.contract.sorted()
+                let claimed = InvariantID.allCases.filter { i.contract.contains($0) }
                 ctx.print("  contract: \(claimed.isEmpty ? "(none)" : claimed.map(\.rawValue).joined(separator: ", "))")
                 ctx.print("")
             }
         case "invariants":
-            for e in ctx.catalog.entries {
-                let kind = e.isLiveness ? "liveness" : e.isBuiltIn ? "safety  " : "user    "
-                ctx.print("\(e.id.rawValue.rightPad(32)) \(kind)  \(e.summary)")
+            for inv in InvariantID.allCases {
+                ctx.print("\(inv.rawValue.rightPad(32)) \(inv.isLiveness ? "liveness" : "safety  ")  \(InvariantCatalog.summary(inv))")
             }
         case let other:
             let close = NameSuggestion.closest(to: other, in: ["strategies", "invariants"])

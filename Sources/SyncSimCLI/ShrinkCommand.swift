@@ -58,8 +58,8 @@ struct ShrinkCommand: Command {
         guard let seed else { throw UsageError("--seed is required (a non-negative whole number)") }
         var invariant: InvariantID?
         if let invName {
-            guard let i = ctx.catalog.entry(named: invName)?.id else {
-                let names = ctx.catalog.ids.map(\.rawValue)
+            guard let i = InvariantID(builtIn: invName) else {
+                let names = InvariantID.allCases.map(\.rawValue)
                 let close = NameSuggestion.closest(to: invName, in: names)
                 throw UsageError("unknown invariant '\(invName)' for --invariant\(close.isEmpty ? "" : " (did you mean '\(close[0])'?)"); valid values: \(names.joined(separator: ", "))")
             }

@@ -19,30 +19,20 @@ public enum SyncSimCLI {
     ///   - commandName: the tool's name in help texts.
     ///   - commandPrefix: how printed and reported replay commands start; default
     ///     `swift run <commandName>`.
-    ///   - invariants: user invariants every strategy is also judged by (contracts may claim
-    ///     them); `list invariants`, reports and JUnit show them next to the built-ins.
     public static func main(strategies: [AnyStrategy] = AnyStrategy.builtIns, commandName: String = "syncsim",
-                            commandPrefix: String? = nil, invariants: [CustomInvariant] = []) -> Never {
+                            commandPrefix: String? = nil) -> Never {
         exit(run(arguments: Array(CommandLine.arguments.dropFirst()), strategies: strategies, commandName: commandName,
-                 commandPrefix: commandPrefix, invariants: invariants))
+                 commandPrefix: commandPrefix))
     }
 
     /// Runs one command in-process and returns its exit status: 0 ok, 1 a violation (or a
     /// failed expectation), 2 bad input. `arguments` excludes the program name
     /// (`["fuzz", "--seeds", "0..20"]`).
     public static func run(arguments: [String], strategies: [AnyStrategy] = AnyStrategy.builtIns, commandName: String = "syncsim",
-                           commandPrefix: String? = nil, invariants: [CustomInvariant] = [], output: CLIOutput = .standard) -> Int32 {
+                           commandPrefix: String? = nil, output: CLIOutput = .standard) -> Int32 {
         let set: StrategySet
-        let catalog: InvariantCatalog
         do {
-            catalog = try InvariantCatalog(custom: invariants)
-        } catch {
-            output.standardError("error: user invariants: \(error)\n")
-            return ExitCode.usage
-        }
-        do {
-            // Every strategy is judged by the same user invariants, so they compare like for like.
-            set = try StrategySet(invariants.isEmpty ? strategies : strategies.map { $0.judged(by: catalog.custom) })
+            set = try StrategySet(strategies)
         } catch {
             output.standardError("error: \(error)\n")
             return ExitCode.usage
@@ -61,7 +51,7 @@ public enum SyncSimCLI {
             }
             schemas.append(s.schema)
         }
-        let ctx = CLIContext(strategies: set, catalog: catalog, commandName: commandName,
+        let ctx = CLIContext(strategies: set, commandName: commandName,
                              commands: ReplayCommands(prefix: commandPrefix ?? "swift run \(commandName)"), output: output)
         return Schema.$known.withValue(schemas) { dispatch(arguments, ctx) }
     }

@@ -106,7 +106,7 @@ public struct FuzzDriver: Sendable {
         let timing = FuzzReport.Timing(startedAt: startedAt, wallSeconds: (wall * 100).rounded() / 100,
                                        runsPerSecond: (Double(records.count) / max(tRuns - t0, 1e-9) * 10).rounded() / 10,
                                        shrinkSeconds: (shrinkSeconds * 100).rounded() / 100)
-        let report = FuzzReport.build(strategies: strategies.map { FuzzReport.StrategyDescription($0) }, options: options,
+        let report = FuzzReport.build(strategies: strategies.map { FuzzReport.StrategyDescription($0.info) }, options: options,
                                       complete: complete, records: records, failures: shrunk.map(\.0), timing: timing)
         let scenarios = shrunk.compactMap(\.1)
         if let dir = configuration.reportDirectory {
@@ -127,8 +127,7 @@ public struct FuzzDriver: Sendable {
         }
         var cells: [(Int, InvariantID, UInt64)] = []
         for (si, s) in strategies.enumerated() {
-            // Built-ins in catalog order, then the user invariants the strategy is judged by.
-            for inv in InvariantID.allCases + s.invariants.map(\.id).sorted() {
+            for inv in InvariantID.allCases {
                 if let seed = first[s.name]?[inv.rawValue] { cells.append((si, inv, seed)) }
             }
         }

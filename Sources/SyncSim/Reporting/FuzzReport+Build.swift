@@ -16,11 +16,7 @@ extension FuzzReport {
             .sorted { (order[$0.strategy]!, $0.seed) < (order[$1.strategy]!, $1.seed) }
         var byStrategy: [String: [RunRecord]] = [:]
         for r in runs { byStrategy[r.strategy, default: []].append(r) }
-        // Built-ins in catalog order, then every user invariant any strategy was judged by
-        // (sorted by id): each strategy gets a cell for each, so rows compare like for like.
-        var userIDs: [InvariantID] = []
-        for d in described { for u in d.userInvariants ?? [] { if let id = InvariantID(rawValue: u), !userIDs.contains(id) { userIDs.append(id) } } }
-        let catalog = InvariantID.allCases.map(\.rawValue) + userIDs.sorted().map(\.rawValue)
+        let catalog = InvariantID.allCases.map(\.rawValue)
 
         var strategies: [StrategyReport] = []
         for d in described {
@@ -39,8 +35,7 @@ extension FuzzReport {
             let broken = cells.filter { $0.claimed && $0.violations > 0 }.map(\.invariant)
             strategies.append(StrategyReport(name: d.name, summary: d.summary, knownBad: d.knownBad, arbitration: d.arbitration,
                                              contract: d.contract, runs: mine.count, metContract: broken.isEmpty,
-                                             contractViolations: broken, cells: cells, metrics: metrics(mine),
-                                             userInvariants: d.userInvariants))
+                                             contractViolations: broken, cells: cells, metrics: metrics(mine)))
         }
 
         func rank(_ invariant: String) -> Int { catalog.firstIndex(of: invariant) ?? catalog.count }

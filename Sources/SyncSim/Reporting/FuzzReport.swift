@@ -72,8 +72,6 @@ public struct FuzzReport: Codable, Sendable {
         public var contractViolations: [String]
         public var cells: [Cell]
         public var metrics: Metrics
-        /// User invariants the strategy was also judged by (absent when none).
-        public var userInvariants: [String]?
     }
 
     public struct Failure: Codable, Sendable {

@@ -8,31 +8,20 @@ extension FuzzReport {
         public var summary: String
         public var knownBad: Bool
         public var arbitration: String
-        /// Claimed invariants: built-ins in catalog order, then user invariants by id.
+        /// Claimed invariants, in catalog order.
         public var contract: [String]
-        /// The user invariants the strategy was also judged by, by id (absent when none, so
-        /// reports without user invariants read as before).
-        public var userInvariants: [String]?
 
-        public init(name: String, summary: String, knownBad: Bool, arbitration: String, contract: [String],
-                    userInvariants: [String]? = nil) {
+        public init(name: String, summary: String, knownBad: Bool, arbitration: String, contract: [String]) {
             self.name = name
             self.summary = summary
             self.knownBad = knownBad
             self.arbitration = arbitration
             self.contract = contract
-            self.userInvariants = userInvariants
         }
 
-        public init(_ info: StrategyInfo, userInvariants: [InvariantID] = []) {
+        public init(_ info: StrategyInfo) {
             self.init(name: info.name, summary: info.summary, knownBad: info.knownBad, arbitration: info.arbitration.rawValue,
-                      contract: info.contract.sorted().map(\.rawValue),
-                      userInvariants: userInvariants.isEmpty ? nil : userInvariants.sorted().map(\.rawValue))
-        }
-
-        /// The description of a strategy as it runs: its info and the user invariants it is judged by.
-        public init(_ strategy: AnyStrategy) {
-            self.init(strategy.info, userInvariants: strategy.invariants.map(\.id))
+                      contract: InvariantID.allCases.filter { info.contract.contains($0) }.map(\.rawValue))
         }
     }
 }
@@ -40,7 +29,6 @@ extension FuzzReport {
 extension FuzzReport.StrategyReport {
     /// The description this row was built from (what `merge` needs to rebuild the report).
     public var strategyDescription: FuzzReport.StrategyDescription {
-        .init(name: name, summary: summary, knownBad: knownBad, arbitration: arbitration, contract: contract,
-              userInvariants: userInvariants)
+        .init(name: name, summary: summary, knownBad: knownBad, arbitration: arbitration, contract: contract)
     }
 }
