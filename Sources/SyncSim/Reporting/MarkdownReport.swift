@@ -13,7 +13,8 @@ public enum MarkdownReport {
         for inv in r.invariantColumns {
             o += "| `\(inv)`\(FuzzReport.isUserInvariant(inv) ? " (user)" : "") |"
             for s in r.strategies {
-                guard let c = s.cells.first(where: { $0.invariant == inv }) else { o += " |"; continue }
+                // No cell: the strategy was not judged by this invariant ("not checked", as in HTML).
+                guard let c = s.cells.first(where: { $0.invariant == inv }) else { o += " – |"; continue }
                 let mark = c.violations > 0 ? (c.claimed ? "❌" : "⚠️") : (c.claimed ? "✅" : "")
                 var cell = " \(mark)\(c.claimed ? "◆" : "") \(c.violations)/\(s.runs)"
                 if let f = c.firstSeed { cell += " · seed \(f)" }
@@ -28,7 +29,7 @@ public enum MarkdownReport {
         // Only when there are some, so a report judged by the built-ins alone is unchanged.
         let users = r.userInvariants
         if !users.isEmpty {
-            o += "*(user)*: a user invariant, defined by the tool that ran this fuzz and judged like the built-ins (claimed and violated fails the contract):\n\n"
+            o += "*(user)*: a user invariant, defined by the tool that ran this fuzz and judged like the built-ins (claimed and violated fails the contract); – : the strategy was not judged by it:\n\n"
             o += "| user invariant | summary |\n|---|---|\n"
             for u in users { o += "| `\(u.id)` | \(cell(u.summary)) |\n" }
             o += "\n"
