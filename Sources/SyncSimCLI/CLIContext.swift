@@ -1,7 +1,11 @@
-/// What every command runs with: the tool's strategies (looked up by name only here), its
-/// command name for help texts, the prefix of printed replay commands, and where to write.
+/// What every command runs with: the tool's strategies (looked up by name only here, each
+/// already judged by the tool's user invariants), its invariant catalog, its command name for
+/// help texts, the prefix of printed replay commands, and where to write.
 struct CLIContext: Sendable {
     let strategies: StrategySet
+    /// The built-ins, then the tool's user invariants by id: what `list invariants` shows and
+    /// `--invariant` accepts.
+    let invariants: InvariantCatalog
     /// As typed by users: `syncsim`, `notes-sim`.
     let commandName: String
     let commands: ReplayCommands
@@ -32,6 +36,15 @@ struct CLIContext: Sendable {
             e.validNames = ["all"] + e.validNames
             throw UsageError(e.message(for: option))
         }
+    }
+
+    /// The invariant named by an option's value (a built-in or one of the tool's user
+    /// invariants), or a usage error naming the option, close names and the valid ones.
+    func invariant(named name: String, option: String) throws -> InvariantID {
+        if let e = invariants.entry(named: name) { return e.id }
+        let names = invariants.ids.map(\.rawValue)
+        let close = NameSuggestion.closest(to: name, in: names)
+        throw UsageError("unknown invariant '\(name)' for \(option)\(close.isEmpty ? "" : " (did you mean '\(close[0])'?)"); valid values: \(names.joined(separator: ", "))")
     }
 
     /// `--strategy is required; valid values: …`.

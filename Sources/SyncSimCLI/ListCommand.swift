@@ -6,8 +6,9 @@ struct ListCommand: Command {
         USAGE: \(tool) list strategies|invariants
 
         strategies   each strategy this tool knows, a one-line summary, its arbitration order and
-                     the invariants it promises (its contract)
-        invariants   the invariant catalog: id, safety or liveness, one-line definition
+                     the invariants it promises (its contract; user invariants marked (user))
+        invariants   the invariant catalog: id, safety or liveness, one-line definition; this
+                     tool's user invariants follow the built-ins, marked user-defined
         """
     }
 
@@ -22,13 +23,22 @@ struct ListCommand: Command {
                 ctx.print("\(i.name)\(i.knownBad ? "  (known-bad)" : "")")
                 ctx.print("  \(i.summary)")
                 ctx.print("  arbitration: \(i.arbitration)   transport: \(s.transport.rawValue)")
-                let claimed = InvariantID.allCases.filter { i.contract.contains($0) }
-                ctx.print("  contract: \(claimed.isEmpty ? "(none)" : claimed.map(\.rawValue).joined(separator: ", "))")
+                // Built-ins in catalog order, then user invariants by id (`InvariantID` order).
+                let claimed = i.contract.sorted().map { $0.isBuiltIn ? $0.rawValue : "\($0.rawValue) (user)" }
+                ctx.print("  contract: \(claimed.isEmpty ? "(none)" : claimed.joined(separator: ", "))")
                 ctx.print("")
             }
         case "invariants":
-            for inv in InvariantID.allCases {
-                ctx.print("\(inv.rawValue.rightPad(32)) \(inv.isLiveness ? "liveness" : "safety  ")  \(InvariantCatalog.summary(inv))")
+            // Wide enough for the longest id, so a long user id keeps the columns aligned.
+            let width = max(32, (ctx.invariants.ids.map(\.rawValue.count).max() ?? 0) + 1)
+            for e in ctx.invariants.entries {
+                let line = "\(e.id.rawValue.rightPad(width)) \(e.isLiveness ? "liveness" : "safety  ")  \(e.summary)"
+                if e.isBuiltIn { ctx.print(line); continue }
+                ctx.print(line + "  (user-defined)")
+                // A user invariant's longer text has no other place a user of the tool can read it.
+                for l in e.documentation.split(separator: "\n", omittingEmptySubsequences: false) where !e.documentation.isEmpty {
+                    ctx.print(String(repeating: " ", count: width + 12) + l)
+                }
             }
         case let other:
             let close = NameSuggestion.closest(to: other, in: ["strategies", "invariants"])

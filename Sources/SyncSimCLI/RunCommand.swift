@@ -18,7 +18,8 @@ struct RunCommand: Command {
           --actions N       number of generated actions, 1…100000 (default 60)
           --no-swarm        uniform mix of every action and fault kind instead of swarm testing
           --trace           also print the run as a numbered story
-          --json            print one JSON object (strategy, seed, events, traceHash, violations, …)
+          --json            print one JSON object (strategy, seed, events, traceHash, violations, and
+                            userInvariants when the tool has some, …)
 
         EXIT CODES: 0 no violation, 1 a violation was found, 2 bad usage.
 
@@ -66,6 +67,11 @@ struct RunCommand: Command {
         ctx.print("trace hash  \(r.traceHashHex)   (schedule \(schedule.digest))")
         ctx.print("settled     " + (r.convergenceMs.map { "\($0) ms after heal" } ?? "no"))
         ctx.print("server      \(r.server.count) entities, digest \(StableHasher.digest(r.server))")
+        // Which user invariants judged the run, so "violations  none" says they held (only when
+        // there are some: the output of a tool without them is unchanged).
+        if !r.customInvariants.isEmpty {
+            ctx.print("invariants  the built-ins and \(r.customInvariants.map(\.rawValue).joined(separator: ", ")) (user)")
+        }
         for c in r.clients {
             let subs = c.subscriptions.map { s in
                 "\(s.id) \(s.result.map { $0 == s.expected ? "= server" : "≠ server" } ?? "no result")"

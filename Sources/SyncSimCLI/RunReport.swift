@@ -28,6 +28,9 @@ struct RunReport: Encodable {
     var actions: Int
     var clients: [C]
     var violations: [V]
+    /// The user invariants the run was judged by, in id order; absent when none (the JSON of a
+    /// tool without user invariants is unchanged). Their violations are in `violations`.
+    var userInvariants: [String]?
 
     init(_ r: RunResult, schedule: Schedule) {
         strategy = r.strategy
@@ -45,6 +48,7 @@ struct RunReport: Encodable {
             C(client: c.client.description, pendingWrites: c.pendingWrites.count,
               subscriptions: Dictionary(uniqueKeysWithValues: c.subscriptions.map { ($0.id.description, $0.result == $0.expected) }))
         }
+        userInvariants = r.customInvariants.isEmpty ? nil : r.customInvariants.map(\.rawValue)
         violations = r.violations.map { V(invariant: $0.invariant.rawValue, timeMs: $0.time, client: $0.client?.description, entity: $0.entity?.raw, explanation: $0.explanation) }
     }
 

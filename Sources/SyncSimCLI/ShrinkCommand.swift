@@ -16,7 +16,8 @@ struct ShrinkCommand: Command {
         OPTIONS:
           --strategy NAME    the strategy (required); see '\(tool) list strategies'
           --seed N           the failing seed (required)
-          --invariant ID     the invariant to keep failing (default: the first one violated)
+          --invariant ID     the invariant to keep failing: a built-in or one of this tool's user
+                             invariants (default: the first one violated); see '\(tool) list invariants'
           --out FILE         where to write the scenario (default Scenarios/found/<strategy>-<invariant>-seed<N>.json)
           --clients N, --actions N, --no-swarm   as for '\(tool) run' (must match the failing run)
 
@@ -56,15 +57,7 @@ struct ShrinkCommand: Command {
         try args.finish()
         guard let strategy else { throw ctx.missingStrategy() }
         guard let seed else { throw UsageError("--seed is required (a non-negative whole number)") }
-        var invariant: InvariantID?
-        if let invName {
-            guard let i = InvariantID(builtIn: invName) else {
-                let names = InvariantID.allCases.map(\.rawValue)
-                let close = NameSuggestion.closest(to: invName, in: names)
-                throw UsageError("unknown invariant '\(invName)' for --invariant\(close.isEmpty ? "" : " (did you mean '\(close[0])'?)"); valid values: \(names.joined(separator: ", "))")
-            }
-            invariant = i
-        }
+        let invariant = try invName.map { try ctx.invariant(named: $0, option: "--invariant") }
         let name = strategy.name
         let config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
         let schedule = strategy.schedule(seed: seed, config)

@@ -36,7 +36,7 @@ enum ShrinkSweep {
         }
         ctx.print("\(strategy.name): \(rows.count) failures in seeds \(range) (\(Set(rows.map(\.seed)).count) failing seeds)")
         ctx.print("invariant                         n   actions before med/max   after med/max   seconds med/max")
-        for inv in InvariantID.allCases {
+        for inv in ctx.invariants.ids {
             let r = rows.filter { $0.inv == inv }
             guard !r.isEmpty else { continue }
             let worst = r.max { ($0.after, $1.seed) < ($1.after, $0.seed) }!

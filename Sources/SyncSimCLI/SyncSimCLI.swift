@@ -10,35 +10,53 @@ import Foundation
 ///
 /// SyncSimCLI.main(strategies: AnyStrategy.builtIns + [AnyStrategy(NotesSync())], commandName: "notes-sim")
 /// ```
+///
+/// Its own invariants (`CustomInvariant`) join the same way, as peers of the built-ins in every
+/// command and report: `SyncSimCLI.main(strategies: […], invariants: [noForbiddenTitle])`.
 public enum SyncSimCLI {
     /// Runs the command in `CommandLine.arguments` and exits with its status.
     ///
     /// - Parameters:
     ///   - strategies: the strategies every command knows, by `info.name` (valid, distinct
     ///     names; see `StrategySet`), in the order listings and reports show them.
+    ///   - invariants: the tool's user invariants. Every strategy is judged by them
+    ///     (`AnyStrategy.judged(by:)`), so all strategies compare like for like; a strategy may
+    ///     claim them in its contract. Ids must be distinct, also ignoring case and from the
+    ///     built-ins' (checked at startup: exit 2).
     ///   - commandName: the tool's name in help texts.
     ///   - commandPrefix: how printed and reported replay commands start; default
     ///     `swift run <commandName>`.
-    public static func main(strategies: [AnyStrategy] = AnyStrategy.builtIns, commandName: String = "syncsim",
-                            commandPrefix: String? = nil) -> Never {
-        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), strategies: strategies, commandName: commandName,
-                 commandPrefix: commandPrefix))
+    public static func main(strategies: [AnyStrategy] = AnyStrategy.builtIns, invariants: [CustomInvariant] = [],
+                            commandName: String = "syncsim", commandPrefix: String? = nil) -> Never {
+        exit(run(arguments: Array(CommandLine.arguments.dropFirst()), strategies: strategies, invariants: invariants,
+                 commandName: commandName, commandPrefix: commandPrefix))
     }
 
     /// Runs one command in-process and returns its exit status: 0 ok, 1 a violation (or a
-    /// failed expectation), 2 bad input. `arguments` excludes the program name
+    /// failed expectation), 2 bad input (including a bad list of strategies or invariants, found
+    /// before any command runs). `arguments` excludes the program name
     /// (`["fuzz", "--seeds", "0..20"]`).
-    public static func run(arguments: [String], strategies: [AnyStrategy] = AnyStrategy.builtIns, commandName: String = "syncsim",
-                           commandPrefix: String? = nil, output: CLIOutput = .standard) -> Int32 {
-        let set: StrategySet
+    public static func run(arguments: [String], strategies: [AnyStrategy] = AnyStrategy.builtIns, invariants: [CustomInvariant] = [],
+                           commandName: String = "syncsim", commandPrefix: String? = nil, output: CLIOutput = .standard) -> Int32 {
         do {
-            set = try StrategySet(strategies)
+            _ = try StrategySet(strategies)
         } catch {
             output.standardError("error: \(error)\n")
             return ExitCode.usage
         }
         guard !strategies.isEmpty else {
             output.standardError("error: no strategies: pass at least one to SyncSimCLI\n")
+            return ExitCode.usage
+        }
+        let catalog: InvariantCatalog
+        let set: StrategySet
+        do {
+            catalog = try toolInvariants(invariants, strategies: strategies)
+            let judged = strategies.map { $0.judged(by: catalog.custom) }
+            try FuzzDriver.checkInvariants(of: judged)
+            set = try StrategySet(judged)
+        } catch {
+            output.standardError("error: invalid user invariants given to SyncSimCLI: \(error)\n")
             return ExitCode.usage
         }
         // Scenario files may name a schema instead of embedding it: the strategies' schemas are
@@ -51,9 +69,39 @@ public enum SyncSimCLI {
             }
             schemas.append(s.schema)
         }
-        let ctx = CLIContext(strategies: set, commandName: commandName,
+        let ctx = CLIContext(strategies: set, invariants: catalog, commandName: commandName,
                              commands: ReplayCommands(prefix: commandPrefix ?? "swift run \(commandName)"), output: output)
-        return Schema.$known.withValue(schemas) { dispatch(arguments, ctx) }
+        // Scenario files (replay, and the ones fuzz and shrink write) may expect a failure of one
+        // of this tool's user invariants.
+        return Schema.$known.withValue(schemas) {
+            Scenario.$knownInvariants.withValue(catalog.custom.map(\.id)) { dispatch(arguments, ctx) }
+        }
+    }
+
+    /// The tool's invariants: `given` (distinct ids), plus any a strategy already carries
+    /// (`judged(by:)` before it was passed in) that `given` does not name — kept rather than
+    /// silently dropped, and then every strategy is judged by all of them. One id must mean one
+    /// invariant (same summary, documentation and observation needs).
+    static func toolInvariants(_ given: [CustomInvariant], strategies: [AnyStrategy]) throws -> InvariantCatalog {
+        var all = try InvariantCatalog(custom: given).custom
+        for s in strategies {
+            for inv in s.invariants {
+                guard let same = all.first(where: { $0.id == inv.id }) else { all.append(inv); continue }
+                if same.summary != inv.summary || same.documentation != inv.documentation || same.needsObservations != inv.needsObservations {
+                    throw InvariantConflict(id: inv.id, strategy: s.name)
+                }
+            }
+        }
+        return try InvariantCatalog(custom: all)
+    }
+
+    /// A strategy carries a user invariant whose id the tool's `invariants:` gives to another.
+    struct InvariantConflict: Error, CustomStringConvertible {
+        var id: InvariantID
+        var strategy: String
+        var description: String {
+            "strategy '\(strategy)' is already judged by a user invariant named '\(id)' that differs from the one passed in invariants: (summary, documentation or needsObservations); one id must mean one invariant"
+        }
     }
 
     static var commands: [any Command.Type] { [FuzzCommand.self, RunCommand.self, ReplayCommand.self, ShrinkCommand.self,

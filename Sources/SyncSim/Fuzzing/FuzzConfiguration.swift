@@ -75,6 +75,17 @@ public enum FuzzConfigurationError: Error, Equatable, CustomStringConvertible {
     case actions(Int)
     /// Seeds × strategies does not fit in a run counter.
     case tooManyRuns(seeds: UInt64, strategies: Int)
+    /// A strategy's user invariants cannot judge a run (two share an id, or one has a
+    /// built-in's); see `FuzzDriver.checkInvariants(of:)` for this and the cases below.
+    case invalidInvariants(strategy: String, InvariantError)
+    /// Two strategies are judged by different user invariants under one id.
+    case invariantsDiffer(InvariantID, firstStrategy: String, secondStrategy: String)
+    /// Two invariant ids (the first may be a built-in) differ only in case.
+    case invariantIDsEqualIgnoringCase(String, String)
+    /// A strategy claims a user invariant it is not judged by.
+    case unjudgedClaim(strategy: String, invariant: InvariantID, suggestion: String?)
+    /// Two `strategy/invariant` pairs would write the same scenario file.
+    case scenarioFilesCollide(String, String)
 
     public var description: String {
         switch self {
@@ -85,6 +96,17 @@ public enum FuzzConfigurationError: Error, Equatable, CustomStringConvertible {
         case .clients(let c): return "clients must be in 1…26, got \(c)"
         case .actions(let a): return "actions must be in 1…100000, got \(a)"
         case .tooManyRuns(let s, let n): return "\(s) seeds × \(n) strategies is more runs than can be counted; use a smaller seed range"
+        case .invalidInvariants(let s, let e):
+            return "strategy '\(s)' is judged by invalid user invariants: \(e)"
+        case .invariantsDiffer(let id, let a, let b):
+            return "strategies '\(a)' and '\(b)' are judged by two different user invariants named '\(id)' (summary, documentation or needsObservations differ); one id must mean one invariant: rename one, or judge both by the same CustomInvariant"
+        case .invariantIDsEqualIgnoringCase(let a, let b):
+            let kind = InvariantID(builtIn: a) != nil ? "the built-in invariant" : "user invariant"
+            return "user invariant '\(b)' differs from \(kind) '\(a)' only in case (readers would confuse them, and their scenario files would be one file on macOS); rename '\(b)'"
+        case .unjudgedClaim(let s, let inv, let suggestion):
+            return "strategy '\(s)' claims invariant '\(inv)'\(suggestion.map { " (did you mean '\($0)'?)" } ?? ""), which is neither a built-in nor a user invariant it is judged by: a claim nobody checks would always look met; pass the CustomInvariant named '\(inv)' to AnyStrategy.judged(by:) or SyncSimCLI's invariants:, or drop the claim"
+        case .scenarioFilesCollide(let a, let b):
+            return "'\(a)' and '\(b)' (strategy/invariant) would write the same scenario file ('<strategy>-<invariant>-seed<N>.json', ignoring case); rename a strategy or an invariant"
         }
     }
 }

@@ -21,10 +21,12 @@ public struct FuzzDriver: Sendable {
     /// Seeds × strategies.
     public let totalRuns: Int
 
-    /// Checks the strategies (names valid and distinct, at least one) and the configuration.
+    /// Checks the strategies (names valid and distinct, at least one), the user invariants they
+    /// are judged by (`checkInvariants(of:)`) and the configuration.
     public init(strategies: [AnyStrategy], configuration: FuzzConfiguration = FuzzConfiguration()) throws {
         guard !strategies.isEmpty else { throw FuzzConfigurationError.noStrategies }
         _ = try StrategySet(strategies)
+        try Self.checkInvariants(of: strategies)
         try configuration.validate()
         let plan = SeedPlan(configuration.seeds, shard: configuration.shard)
         let (total, overflow) = plan.count.multipliedReportingOverflow(by: UInt64(strategies.count))
@@ -106,7 +108,7 @@ public struct FuzzDriver: Sendable {
         let timing = FuzzReport.Timing(startedAt: startedAt, wallSeconds: (wall * 100).rounded() / 100,
                                        runsPerSecond: (Double(records.count) / max(tRuns - t0, 1e-9) * 10).rounded() / 10,
                                        shrinkSeconds: (shrinkSeconds * 100).rounded() / 100)
-        let report = FuzzReport.build(strategies: strategies.map { FuzzReport.StrategyDescription($0.info) }, options: options,
+        let report = FuzzReport.build(strategies: strategies.map(FuzzReport.StrategyDescription.init), options: options,
                                       complete: complete, records: records, failures: shrunk.map(\.0), timing: timing)
         let scenarios = shrunk.compactMap(\.1)
         if let dir = configuration.reportDirectory {
@@ -116,8 +118,10 @@ public struct FuzzDriver: Sendable {
         return FuzzResult(report: report, scenarios: scenarios, reportDirectory: configuration.reportDirectory)
     }
 
-    /// (strategy index, invariant, smallest failing seed) per violated pair, in strategy then
-    /// catalog order.
+    /// (strategy index, invariant, smallest failing seed) per violated pair, in strategy order,
+    /// then each strategy's invariants in order: the built-ins in catalog order, then the user
+    /// invariants it is judged by, by id. The list of invariants comes from the strategy (never
+    /// from iterating the dictionary of first seeds), so the order is deterministic.
     static func firstFailures(_ records: [RunRecord], strategies: [AnyStrategy]) -> [(Int, InvariantID, UInt64)] {
         var first: [String: [String: UInt64]] = [:]
         for r in records {
@@ -127,7 +131,7 @@ public struct FuzzDriver: Sendable {
         }
         var cells: [(Int, InvariantID, UInt64)] = []
         for (si, s) in strategies.enumerated() {
-            for inv in InvariantID.allCases {
+            for inv in InvariantID.builtIns + s.invariants.map(\.id).sorted() {
                 if let seed = first[s.name]?[inv.rawValue] { cells.append((si, inv, seed)) }
             }
         }

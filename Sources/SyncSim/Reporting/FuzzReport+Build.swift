@@ -4,8 +4,12 @@ extension FuzzReport {
     /// of jobs, and shards merge into the unsharded report.
     ///
     /// Each strategy is judged by the contract in its `StrategyDescription`: a violated claimed
-    /// invariant is a contract violation. `options.strategies` is set to the descriptions'
-    /// names; records of strategies not described are ignored.
+    /// invariant is a contract violation, whether a built-in or a user invariant. A strategy's
+    /// cells are the built-ins in catalog order, then the user invariants it was judged by (its
+    /// description's `userInvariants`) by id, then any claimed invariant not among those. The
+    /// list comes from the description, never from the records, so an invariant that held in
+    /// every run still has its cell. `options.strategies` is set to the descriptions' names;
+    /// records of strategies not described are ignored.
     public static func build(strategies described: [StrategyDescription], options: Options, complete: Bool,
                              records: [RunRecord], failures: [Failure], timing: Timing) -> FuzzReport {
         var options = options
@@ -16,15 +20,18 @@ extension FuzzReport {
             .sorted { (order[$0.strategy]!, $0.seed) < (order[$1.strategy]!, $1.seed) }
         var byStrategy: [String: [RunRecord]] = [:]
         for r in runs { byStrategy[r.strategy, default: []].append(r) }
-        let catalog = InvariantID.allCases.map(\.rawValue)
+        let catalog = InvariantID.builtIns.map(\.rawValue)
 
         var strategies: [StrategyReport] = []
         for d in described {
             let mine = byStrategy[d.name] ?? []
             let claimed = Set(d.contract)
-            // Every catalog invariant, then any claimed one the catalog does not list (a claim
-            // must never fall out of the judgement because this build does not know its name).
-            let invariants = catalog + d.contract.filter { !catalog.contains($0) }
+            // Every built-in, then the user invariants this strategy was judged by, then any
+            // claimed one neither lists (a claim must never fall out of the judgement because
+            // this build does not know its name).
+            var invariants = catalog
+            for u in d.userInvariants.map(\.id).sorted(by: columnPrecedes) where !invariants.contains(u) { invariants.append(u) }
+            invariants += d.contract.filter { !invariants.contains($0) }
             var cells: [Cell] = []
             for inv in invariants {
                 let failing = mine.filter { $0.violated.contains(inv) }
@@ -35,12 +42,15 @@ extension FuzzReport {
             let broken = cells.filter { $0.claimed && $0.violations > 0 }.map(\.invariant)
             strategies.append(StrategyReport(name: d.name, summary: d.summary, knownBad: d.knownBad, arbitration: d.arbitration,
                                              contract: d.contract, runs: mine.count, metContract: broken.isEmpty,
-                                             contractViolations: broken, cells: cells, metrics: metrics(mine)))
+                                             contractViolations: broken, cells: cells, metrics: metrics(mine),
+                                             userInvariants: d.userInvariants.isEmpty ? nil : d.userInvariants))
         }
 
-        func rank(_ invariant: String) -> Int { catalog.firstIndex(of: invariant) ?? catalog.count }
         let sortedFailures = failures.filter { order[$0.strategy] != nil }.sorted {
-            (order[$0.strategy]!, rank($0.invariant), $0.invariant, $0.seed) < (order[$1.strategy]!, rank($1.invariant), $1.invariant, $1.seed)
+            let (sa, sb) = (order[$0.strategy]!, order[$1.strategy]!)
+            if sa != sb { return sa < sb }
+            if $0.invariant != $1.invariant { return columnPrecedes($0.invariant, $1.invariant) }
+            return $0.seed < $1.seed
         }
         let seeds = Set(runs.map(\.seed)).count
         return FuzzReport(options: options, complete: complete, seedsRun: seeds, strategies: strategies, coverage: coverage(runs),

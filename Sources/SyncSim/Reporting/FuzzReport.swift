@@ -72,6 +72,9 @@ public struct FuzzReport: Codable, Sendable {
         public var contractViolations: [String]
         public var cells: [Cell]
         public var metrics: Metrics
+        /// The user invariants the strategy was judged by, in id order; absent (nil) when none,
+        /// so a report without user invariants is the same JSON as before they existed.
+        public var userInvariants: [InvariantSummary]? = nil
     }
 
     public struct Failure: Codable, Sendable {
@@ -143,14 +146,38 @@ public struct FuzzReport: Codable, Sendable {
     /// Exit status: every strategy met its contract.
     public var allContractsMet: Bool { strategies.allSatisfy(\.metContract) }
 
-    /// The invariants the matrix shows, in order: every cell's invariant, first appearance first
-    /// (the catalog's, then any a strategy claims that the catalog does not list). Renderers
-    /// read this instead of the catalog, so no judged cell is left out of a view.
+    /// The invariants the matrix shows, in order: every cell's invariant, the built-ins in
+    /// catalog order, then the others by id (`columnPrecedes`). Sorted rather than taken in
+    /// first-appearance order so that the columns do not depend on which strategy came first
+    /// or was judged by which user invariants; renderers read this instead of the catalog, so no
+    /// judged cell is left out of a view.
     public var invariantColumns: [String] {
         var seen = Set<String>()
         var out: [String] = []
         for s in strategies { for c in s.cells where seen.insert(c.invariant).inserted { out.append(c.invariant) } }
-        return out
+        return out.sorted(by: Self.columnPrecedes)
+    }
+
+    /// The user invariants the report's strategies were judged by, with their summaries, in id
+    /// order (one entry per id; descriptions of one id agree, which the fuzz driver and `merge`
+    /// check). Empty for a report judged by the built-ins only.
+    public var userInvariants: [InvariantSummary] {
+        var byID: [String: InvariantSummary] = [:]
+        for s in strategies { for u in s.userInvariants ?? [] where byID[u.id] == nil { byID[u.id] = u } }
+        return byID.keys.sorted(by: Self.columnPrecedes).map { byID[$0]! }
+    }
+
+    /// Whether `invariant` (a column) is a user invariant rather than a built-in: renderers mark
+    /// those, since a reader cannot look them up in SyncSim's documentation.
+    public static func isUserInvariant(_ invariant: String) -> Bool { InvariantID(builtIn: invariant) == nil }
+
+    /// The order of invariant columns and failures: built-ins in catalog order, then any other id
+    /// by its bytes (the order of `InvariantID`, also for names this build could not parse).
+    public static func columnPrecedes(_ a: String, _ b: String) -> Bool {
+        func rank(_ s: String) -> Int { InvariantID(builtIn: s).flatMap { InvariantID.builtIns.firstIndex(of: $0) } ?? Int.max }
+        let ra = rank(a), rb = rank(b)
+        if ra != rb { return ra < rb }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 }
 

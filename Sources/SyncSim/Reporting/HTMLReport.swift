@@ -57,8 +57,16 @@ private struct Page {
         add("<p class=\"legend\"><span class=\"sw c-bad\"></span>claimed and violated <span class=\"sw c-warn\"></span>violated, not claimed "
             + "<span class=\"sw c-ok\"></span>claimed, held <span class=\"sw c-none\"></span>not claimed, held &nbsp; <b>◆</b> claimed by the strategy</p>")
         let invariants = r.invariantColumns
+        let users = r.userInvariants
+        // A user invariant's header says so (and shows its summary on hover): a reader cannot
+        // look it up in SyncSim's documentation. Built-in headers are unchanged.
+        func header(_ inv: String) -> String {
+            guard FuzzReport.isUserInvariant(inv) else { return "<th class=\"inv\"><span>\(htmlEscape(inv))</span></th>" }
+            let summary = users.first { $0.id == inv }?.summary ?? "user invariant"
+            return "<th class=\"inv user\" title=\"\(htmlEscape(summary))\"><span>\(htmlEscape(inv)) (user)</span></th>"
+        }
         add("<div class=\"scroll\"><table class=\"matrix\">\n<thead><tr><th class=\"strat\">strategy</th>"
-            + invariants.map { "<th class=\"inv\"><span>\(htmlEscape($0))</span></th>" }.joined() + "</tr></thead>\n<tbody>")
+            + invariants.map(header).joined() + "</tr></thead>\n<tbody>")
         for s in r.strategies {
             var line = "<tr><th class=\"strat\"><div class=\"name\">\(htmlEscape(s.name))"
             if s.knownBad { line += " <span class=\"pill warn small\">known bad</span>" }
@@ -74,6 +82,12 @@ private struct Page {
             add(line + "</tr>")
         }
         add("</tbody></table></div>")
+        if !users.isEmpty {
+            add("<p class=\"legend\">(user): a user invariant, defined by the tool that ran this fuzz and judged like the built-ins.</p>")
+            add("<table class=\"grid\"><thead><tr><th>user invariant</th><th>summary</th></tr></thead><tbody>")
+            for u in users { add("<tr><th><code>\(htmlEscape(u.id))</code></th><td>\(htmlEscape(u.summary))</td></tr>") }
+            add("</tbody></table>")
+        }
     }
 
     func cell(_ c: FuzzReport.Cell, strategy s: FuzzReport.StrategyReport, failures: [FuzzReport.Failure]) -> String {

@@ -1,10 +1,14 @@
 /// `junit.xml`: one test case per (strategy, invariant), in the common JUnit schema shape
 /// (`testsuites` > `testsuite` > `testcase` with `failure` or `skipped`). A violation of a claimed
 /// invariant is a failure carrying the replay command; a violation of an unclaimed one is a
-/// skipped case (expected of a known-bad strategy, reported, not an error).
+/// skipped case (expected of a known-bad strategy, reported, not an error). User invariants are
+/// test cases like the built-ins; their messages add the invariant's summary, since CI readers
+/// cannot look a user invariant up in SyncSim's documentation.
 public enum JUnitReport {
     public static func render(_ r: FuzzReport) -> String {
         var o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        var summaries: [String: String] = [:]   // looked up only, never iterated
+        for u in r.userInvariants { summaries[u.id] = u.summary }
         let total = r.strategies.reduce(0) { $0 + $1.cells.count }
         let failures = r.strategies.reduce(0) { $0 + $1.contractViolations.count }
         o += "<testsuites name=\"syncsim fuzz\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" time=\"\(r.timing.wallSeconds)\">\n"
@@ -15,7 +19,8 @@ public enum JUnitReport {
                 o += "    <testcase classname=\"syncsim.\(esc(s.name))\" name=\"\(esc(c.invariant))\">\n"
                 let f = r.failures.first { $0.strategy == s.name && $0.invariant == c.invariant }
                 if c.violations > 0 {
-                    let detail = "\(c.violations)/\(s.runs) runs violate \(c.invariant); first seed \(c.firstSeed.map(String.init) ?? "?")"
+                    var detail = "\(c.violations)/\(s.runs) runs violate \(c.invariant); first seed \(c.firstSeed.map(String.init) ?? "?")"
+                    if let summary = summaries[c.invariant] { detail += " (user invariant: \(summary))" }
                     let body = (f.map { "\($0.explanation)\nreplay: \($0.replay)" } ?? detail)
                     if c.claimed {
                         o += "      <failure message=\"\(esc(detail))\" type=\"contractViolation\">\(esc(body))</failure>\n"

@@ -11,9 +11,10 @@ public enum MarkdownReport {
         o += "| invariant | " + r.strategies.map { "\($0.name)\($0.knownBad ? " (known-bad)" : "")" }.joined(separator: " | ") + " |\n"
         o += "|---|" + r.strategies.map { _ in "---|" }.joined() + "\n"
         for inv in r.invariantColumns {
-            o += "| `\(inv)` |"
+            o += "| `\(inv)`\(FuzzReport.isUserInvariant(inv) ? " (user)" : "") |"
             for s in r.strategies {
-                guard let c = s.cells.first(where: { $0.invariant == inv }) else { o += " |"; continue }
+                // No cell: the strategy was not judged by this invariant ("not checked", as in HTML).
+                guard let c = s.cells.first(where: { $0.invariant == inv }) else { o += " – |"; continue }
                 let mark = c.violations > 0 ? (c.claimed ? "❌" : "⚠️") : (c.claimed ? "✅" : "")
                 var cell = " \(mark)\(c.claimed ? "◆" : "") \(c.violations)/\(s.runs)"
                 if let f = c.firstSeed { cell += " · seed \(f)" }
@@ -25,6 +26,14 @@ public enum MarkdownReport {
             o += "\n"
         }
         o += "| **met contract** |" + r.strategies.map { " \($0.metContract ? "✅ yes" : "❌ **no**") |" }.joined() + "\n\n"
+        // Only when there are some, so a report judged by the built-ins alone is unchanged.
+        let users = r.userInvariants
+        if !users.isEmpty {
+            o += "*(user)*: a user invariant, defined by the tool that ran this fuzz and judged like the built-ins (claimed and violated fails the contract); – : the strategy was not judged by it:\n\n"
+            o += "| user invariant | summary |\n|---|---|\n"
+            for u in users { o += "| `\(u.id)` | \(cell(u.summary)) |\n" }
+            o += "\n"
+        }
 
         o += "## Metrics\n\n"
         o += "| strategy | arbitration | runs | converge median | converge p99 | messages / write | max pending | writes lost | stale overwrites | unsettled | events |\n"
@@ -59,6 +68,23 @@ public enum MarkdownReport {
         }
         o += "\n---\nTiming (not part of the reproducible report): started \(r.timing.startedAt), \(String(format1(r.timing.wallSeconds))) s wall, \(String(format1(r.timing.runsPerSecond))) runs/s, \(String(format1(r.timing.shrinkSeconds))) s shrinking.\n"
         return o
+    }
+
+    /// User text as one table cell: a `|` would end the cell and raw HTML would render, so both
+    /// are escaped (summaries are one line already).
+    static func cell(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "|": out += "\\|"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "\n", "\r": out += " "
+            default: out.append(c)
+            }
+        }
+        return out
     }
 
     static func format1(_ x: Double) -> String {

@@ -21,7 +21,7 @@ public enum ReportMerger {
             let theirs = r.strategies.map(\.strategyDescription)
             if theirs != described {
                 let name = zip(theirs, described).first { $0 != $1 }?.0.name ?? "(the list of strategies)"
-                throw ReportMergeError("\(d)/report.json: strategy '\(name)' is described differently than in \(dirs[0]) (summary, arbitration or contract); merge shards of one tool version")
+                throw ReportMergeError("\(d)/report.json: strategy '\(name)' is described differently than in \(dirs[0]) (summary, arbitration, contract or user invariants); merge shards of one tool version")
             }
         }
         var records: [String: RunRecord] = [:]

@@ -43,6 +43,12 @@ public struct Scenario: Sendable {
 
     public static let currentFormat = 1
 
+    /// User invariants that scenario files may name in expectations (`"fails"` of a user
+    /// invariant), besides the built-ins. The CLI sets it to the user invariants it was given
+    /// (as `Schema.known` for schemas), so a scenario it shrank for one of them replays; outside
+    /// it, expectations name built-ins only and an unknown name stays an error.
+    @TaskLocal public static var knownInvariants: [InvariantID] = []
+
     public var title: String
     public var description: String
     /// The strategy `replay` uses unless told otherwise.
@@ -84,11 +90,11 @@ extension Scenario: Codable {
         for (name, v) in raw {
             if v == "holds" {
                 ex[name] = .holds
-            } else if let i = InvariantID(builtIn: v) {
+            } else if let i = InvariantID(builtIn: v) ?? Self.knownInvariants.first(where: { $0.rawValue == v }) {
                 ex[name] = .fails(i)
             } else {
                 throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [K.expect, AnyKey(name)],
-                    debugDescription: "unknown expectation '\(v)'; expected \"holds\" or an invariant id (\(InvariantID.allCases.map(\.rawValue).joined(separator: ", ")))"))
+                    debugDescription: "unknown expectation '\(v)'; expected \"holds\" or an invariant id (\((InvariantID.allCases + Self.knownInvariants).map(\.rawValue).joined(separator: ", ")))"))
             }
         }
         expect = ex
