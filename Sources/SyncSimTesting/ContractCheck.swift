@@ -104,6 +104,7 @@ public enum SyncSimTest {
 
     /// `checkContract` for a strategy value (wrapped where its concrete type is known, so the
     /// simulator is specialised for it).
+    @inlinable
     public static func checkContract<S: SyncStrategy>(_ strategy: S, seeds: Range<UInt64> = 0..<100, actions: Int = 60,
                                                       invariants: [CustomInvariant] = [], jobs: Int = FuzzConfiguration.defaultJobs,
                                                       scenarioDirectory: String? = nil, commandPrefix: String = "swift run syncsim",

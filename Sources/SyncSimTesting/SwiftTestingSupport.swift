@@ -13,6 +13,7 @@ extension SyncSimTest {
     /// }
     /// ```
     @discardableResult
+    @inlinable
     public static func expectContract<S: SyncStrategy>(_ strategy: S, seeds: Range<UInt64> = 0..<100, actions: Int = 60,
                                                        invariants: [CustomInvariant] = [], jobs: Int = FuzzConfiguration.defaultJobs,
                                                        scenarioDirectory: String? = nil, commandPrefix: String = "swift run syncsim",

@@ -70,7 +70,7 @@ public struct InvariantCatalog: Sendable {
     public func customInvariant(_ id: InvariantID) -> CustomInvariant? { custom.first { $0.id == id } }
 
     /// `custom` sorted by id, or the first problem with it.
-    static func validated(_ custom: [CustomInvariant]) throws(InvariantError) -> [CustomInvariant] {
+    @usableFromInline static func validated(_ custom: [CustomInvariant]) throws(InvariantError) -> [CustomInvariant] {
         let sorted = custom.sorted { $0.id < $1.id }
         for i in sorted.indices.dropFirst() where sorted[i].id == sorted[i - 1].id {
             throw .duplicateID(sorted[i].id)

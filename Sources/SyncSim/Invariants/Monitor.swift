@@ -5,8 +5,12 @@
 /// Each built-in's definition is the doc comment of its `InvariantID` member, and its one-line
 /// summary is in `InvariantCatalog.swift`. Users' invariants (`CustomInvariant`) are not judged
 /// here: they run once the run is over, on its public record (`Simulator.judgeCustom`).
-struct Monitor {
-    private(set) var violations: [Violation] = []
+///
+/// `@usableFromInline` for the `@inlinable` simulator; its methods stay compiled here. `Sendable`
+/// is spelled out because it is no longer inferred for a `@usableFromInline` type (`placeholder`).
+@usableFromInline
+struct Monitor: Sendable {
+    @usableFromInline private(set) var violations: [Violation] = []
     let clientCount: Int
     /// Entities someone asked to delete so far (user or admin).
     var deleteIntents = Set<EntityID>()
@@ -32,9 +36,9 @@ struct Monitor {
     let schema: Schema
 
     /// An empty monitor to swap in while the real one is lent out.
-    static let placeholder = Monitor(clients: 0, schema: .default)
+    @usableFromInline static let placeholder = Monitor(clients: 0, schema: .default)
 
-    init(clients: Int, schema: Schema) {
+    @usableFromInline init(clients: Int, schema: Schema) {
         clientCount = clients
         self.schema = schema
         cachedQueries = Array(repeating: [], count: clients)
@@ -52,29 +56,29 @@ struct Monitor {
         if n <= Self.perInvariantLimit { violations.append(v) } else { suppressed += 1 }
     }
 
-    mutating func liveness(at time: Int64, _ why: String) {
+    @usableFromInline mutating func liveness(at time: Int64, _ why: String) {
         report(Violation(.liveness, at: time, why))
     }
 
     // MARK: - During the run
 
-    mutating func intent(_ w: UserWrite) {
+    @usableFromInline mutating func intent(_ w: UserWrite) {
         for op in w.ops where op.isDelete { deleteIntents.insert(op.entity) }
     }
 
-    mutating func connectWhileOffline(_ c: ClientID, at time: Int64) {
+    @usableFromInline mutating func connectWhileOffline(_ c: ClientID, at time: Int64) {
         report(Violation(.noReconnectWhileOffline, at: time, client: c,
                          "\(c) tried to connect while its device was offline"))
     }
 
-    mutating func told(_ c: ClientID, _ ev: UserEvent, connected: Bool, query: Query?) {
+    @usableFromInline mutating func told(_ c: ClientID, _ ev: UserEvent, connected: Bool, query: Query?) {
         if capturing { toldDuringCommand.append(ev) }
         if case .subscriptionYielded(_, false) = ev, connected, let q = query, !cachedQueries[c.index].contains(q) {
             cachedQueries[c.index].append(q)
         }
     }
 
-    mutating func applied(_ tx: AppliedTransaction, data: EntityStore, at time: Int64) {
+    @usableFromInline mutating func applied(_ tx: AppliedTransaction, data: EntityStore, at time: Int64) {
         for w in tx.writes {
             let n = (applications[w] ?? 0) + 1
             applications[w] = n
@@ -100,7 +104,7 @@ struct Monitor {
         }
     }
 
-    mutating func beforeCommand<S: SyncStrategy>(_ c: ClientID, _ cmd: UserCommand, _ sim: Simulator<S>) {
+    @usableFromInline mutating func beforeCommand<S: SyncStrategy>(_ c: ClientID, _ cmd: UserCommand, _ sim: Simulator<S>) {
         capturing = true
         toldDuringCommand.removeAll(keepingCapacity: true)
         if case .write(let w) = cmd {
@@ -112,7 +116,7 @@ struct Monitor {
         }
     }
 
-    mutating func afterCommand<S: SyncStrategy>(_ c: ClientID, _ cmd: UserCommand, _ sim: Simulator<S>) {
+    @usableFromInline mutating func afterCommand<S: SyncStrategy>(_ c: ClientID, _ cmd: UserCommand, _ sim: Simulator<S>) {
         capturing = false
         let t = sim.virtualTime
         let client = sim.client(c)
@@ -221,7 +225,7 @@ struct Monitor {
 
     // MARK: - At the end
 
-    mutating func finish<S: SyncStrategy>(_ sim: Simulator<S>) {
+    @usableFromInline mutating func finish<S: SyncStrategy>(_ sim: Simulator<S>) {
         let h = sim.history
         let t = sim.virtualTime
         let data = sim.serverData

@@ -16,6 +16,8 @@ public struct LinkState: Sendable, Hashable {
     public var lastUpAt: Int64 = 0
     public var lastDownAt: Int64 = 0
 
+    @usableFromInline init() {}
+
     public enum Connection: Sendable, Hashable {
         case none
         case connecting(epoch: UInt32)

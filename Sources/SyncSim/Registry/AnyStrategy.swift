@@ -21,22 +21,39 @@ public struct AnyStrategy: Sendable {
     /// User invariants every run of this strategy is also judged by (see `judged(by:)`).
     public private(set) var invariants: [CustomInvariant] = []
 
-    private let runner: @Sendable (Schedule, UInt64, TraceMode, [CustomInvariant]) throws -> RunResult
-    private let shrinker: @Sendable (ShrinkRequest) -> Shrinker.Outcome?
+    @usableFromInline let runner: @Sendable (Schedule, UInt64, TraceMode, [CustomInvariant]) throws -> RunResult
+    @usableFromInline let shrinker: @Sendable (ShrinkRequest) -> Shrinker.Outcome?
 
     /// The shrink closure's arguments (one value, so the stored closure type stays readable).
-    private struct ShrinkRequest {
-        var schedule: Schedule
-        var seed: UInt64
-        var invariant: InvariantID
-        var maxRuns: Int
-        var shouldStop: @Sendable () -> Bool
-        var onProgress: ((Shrinker.Progress) -> Void)?
-        var invariants: [CustomInvariant]
+    @usableFromInline struct ShrinkRequest {
+        @usableFromInline var schedule: Schedule
+        @usableFromInline var seed: UInt64
+        @usableFromInline var invariant: InvariantID
+        @usableFromInline var maxRuns: Int
+        @usableFromInline var shouldStop: @Sendable () -> Bool
+        @usableFromInline var onProgress: ((Shrinker.Progress) -> Void)?
+        @usableFromInline var invariants: [CustomInvariant]
+
+        @usableFromInline init(schedule: Schedule, seed: UInt64, invariant: InvariantID, maxRuns: Int,
+                               shouldStop: @escaping @Sendable () -> Bool, onProgress: ((Shrinker.Progress) -> Void)?,
+                               invariants: [CustomInvariant]) {
+            self.schedule = schedule
+            self.seed = seed
+            self.invariant = invariant
+            self.maxRuns = maxRuns
+            self.shouldStop = shouldStop
+            self.onProgress = onProgress
+            self.invariants = invariants
+        }
     }
 
     public var name: String { info.name }
 
+    ///
+    /// `@inlinable` (with `shrink(_:_:)`): the closures are compiled where the initialiser is
+    /// called with a concrete type, so a user's strategy wrapped in the user's module gets a
+    /// simulator and shrinker specialised for it there, as the built-ins do here.
+    @inlinable
     public init<S: SyncStrategy>(_ strategy: S) {
         info = strategy.info
         transport = strategy.transport
@@ -114,7 +131,8 @@ public struct AnyStrategy: Sendable {
     }
 
     /// The shrink loop for a concrete strategy type.
-    private static func shrink<S: SyncStrategy>(_ strategy: S, _ request: ShrinkRequest) -> Shrinker.Outcome? {
+    @inlinable
+    static func shrink<S: SyncStrategy>(_ strategy: S, _ request: ShrinkRequest) -> Shrinker.Outcome? {
         let found = ShortestFailure()
         let invariant = request.invariant, seed = request.seed, shouldStop = request.shouldStop
         var shrinker = Shrinker(invariant: invariant, run: { candidate in
@@ -141,9 +159,11 @@ public struct AnyStrategy: Sendable {
 
 /// The last candidate that still failed, seen from inside the shrinker's run closure (one
 /// thread: a shrink never spreads over threads).
-private final class ShortestFailure {
-    var last: (schedule: Schedule, violation: Violation)?
-    var stopped = false
-    var simulated = 0
-    func record(_ schedule: Schedule, _ violation: Violation) { last = (schedule, violation) }
+@usableFromInline
+final class ShortestFailure {
+    @usableFromInline var last: (schedule: Schedule, violation: Violation)?
+    @usableFromInline var stopped = false
+    @usableFromInline var simulated = 0
+    @usableFromInline init() {}
+    @usableFromInline func record(_ schedule: Schedule, _ violation: Violation) { last = (schedule, violation) }
 }

@@ -23,6 +23,13 @@ public struct Shrinker {
         public var violation: Violation
         public var runs: Int
         public var originalActions: Int
+
+        @usableFromInline init(schedule: Schedule, violation: Violation, runs: Int, originalActions: Int) {
+            self.schedule = schedule
+            self.violation = violation
+            self.runs = runs
+            self.originalActions = originalActions
+        }
     }
 
     let run: (Schedule) -> [Violation]?
@@ -39,6 +46,7 @@ public struct Shrinker {
     }
 
     /// A shrinker for a strategy and seed (the seed stays fixed: it drives network and ids).
+    @inlinable
     public init<S: SyncStrategy>(strategy: S, seed: UInt64, invariant: InvariantID, onProgress: ((Progress) -> Void)? = nil) {
         self.init(invariant: invariant, run: { s in
             (try? Simulator.run(strategy, s, seed: seed))?.violations

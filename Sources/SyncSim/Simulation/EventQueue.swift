@@ -8,29 +8,34 @@
 public struct EventQueue<Payload> {
     @usableFromInline
     struct Key {
-        var time: Int64
-        var seq: UInt64
-        var slot: Int
-        @inline(__always) func before(_ o: Key) -> Bool {
+        @usableFromInline var time: Int64
+        @usableFromInline var seq: UInt64
+        @usableFromInline var slot: Int
+        @inlinable init(time: Int64, seq: UInt64, slot: Int) { self.time = time; self.seq = seq; self.slot = slot }
+        @inlinable @inline(__always) func before(_ o: Key) -> Bool {
             time < o.time || (time == o.time && seq < o.seq)
         }
     }
 
-    var heap: [Key] = []
-    var slots: [Payload?] = []
-    var free: [Int] = []
-    public internal(set) var nextSeq: UInt64 = 0
+    @usableFromInline var heap: [Key] = []
+    @usableFromInline var slots: [Payload?] = []
+    @usableFromInline var free: [Int] = []
+    /// Storage for `nextSeq` (an internal setter of a public property cannot be `@usableFromInline`).
+    @usableFromInline var _nextSeq: UInt64 = 0
+    @inlinable public var nextSeq: UInt64 { _nextSeq }
 
+    @inlinable
     public init() {
         heap.reserveCapacity(256)
         slots.reserveCapacity(256)
         free.reserveCapacity(256)
     }
 
-    public var count: Int { heap.count }
-    public var isEmpty: Bool { heap.isEmpty }
-    public var nextTime: Int64? { heap.first?.time }
+    @inlinable public var count: Int { heap.count }
+    @inlinable public var isEmpty: Bool { heap.isEmpty }
+    @inlinable public var nextTime: Int64? { heap.first?.time }
 
+    @inlinable
     public mutating func push(at time: Int64, _ payload: Payload) {
         let slot: Int
         if let s = free.popLast() {
@@ -40,8 +45,8 @@ public struct EventQueue<Payload> {
             slot = slots.count
             slots.append(payload)
         }
-        let key = Key(time: time, seq: nextSeq, slot: slot)
-        nextSeq &+= 1
+        let key = Key(time: time, seq: _nextSeq, slot: slot)
+        _nextSeq &+= 1
         heap.append(key)
         // Sift up with a hole: move parents down, write the new key once.
         heap.withUnsafeMutableBufferPointer { h in
@@ -54,6 +59,7 @@ public struct EventQueue<Payload> {
         }
     }
 
+    @inlinable
     public mutating func pop() -> (time: Int64, payload: Payload)? {
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
@@ -81,11 +87,14 @@ public struct EventQueue<Payload> {
 }
 
 /// Values parked under a small integer handle until taken back (slots are reused).
+@usableFromInline
 struct SlotTable<T> {
-    var items: [T?] = []
-    var free: [Int32] = []
+    @usableFromInline var items: [T?] = []
+    @usableFromInline var free: [Int32] = []
 
-    @inline(__always)
+    @inlinable init() {}
+
+    @inlinable @inline(__always)
     mutating func put(_ x: T) -> Int32 {
         if let i = free.popLast() {
             items[Int(i)] = x
@@ -95,7 +104,7 @@ struct SlotTable<T> {
         return Int32(items.count - 1)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func take(_ i: Int32) -> T {
         var x: T? = nil
         swap(&x, &items[Int(i)])

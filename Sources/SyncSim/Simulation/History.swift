@@ -104,12 +104,63 @@ public struct History: Sendable {
         return intents[Int(intentIndex[i])]
     }
 
-    mutating func record(_ intent: Intent) {
+    // MARK: - Recording (by the simulator only)
+    //
+    // The simulator is `@inlinable` and cannot reach the internal setters above, so it records
+    // through these (`@usableFromInline`, compiled here; the setters stay internal).
+
+    @usableFromInline
+    mutating func recordIntent(_ write: UserWrite, origin: Origin, time: Int64, clientTime: Int64, whileDisconnected: Bool) {
+        let intent = Intent(write: write, origin: origin, time: time, clientTime: clientTime, whileDisconnected: whileDisconnected)
         let i = Int(intent.write.id.raw)
         if i >= intentIndex.count { intentIndex.append(contentsOf: repeatElement(-1, count: i - intentIndex.count + 1)) }
         intentIndex[i] = Int32(intents.count)
         intents.append(intent)
     }
+
+    @usableFromInline
+    mutating func recordApplied(_ tx: AppliedTransaction, at time: Int64) { applied.append(.init(time: time, tx: tx)) }
+
+    @usableFromInline
+    mutating func recordTold(_ event: UserEvent, to client: ClientID, at time: Int64) {
+        told.append(.init(time: time, client: client, event: event))
+    }
+
+    @usableFromInline
+    mutating func recordRestart(_ client: ClientID, at time: Int64, pendingAtCrash: [WriteID], pendingAfter: [WriteID]) {
+        restarts.append(.init(time: time, client: client, pendingAtCrash: pendingAtCrash, pendingAfter: pendingAfter))
+    }
+
+    @usableFromInline
+    mutating func recordConnectWhileOffline(_ client: ClientID, at time: Int64) { connectsWhileOffline.append((time, client)) }
+
+    @usableFromInline
+    mutating func countDuplicateWriteDelivery() { duplicateWriteDeliveries += 1 }
+
+    @usableFromInline
+    mutating func countMessageSent() { messagesSent += 1 }
+
+    @usableFromInline
+    mutating func countMessageLost() { messagesLost += 1 }
+
+    @usableFromInline
+    mutating func notePendingWrites(_ n: Int) { if n > maxPendingWrites { maxPendingWrites = n } }
+
+    @usableFromInline
+    mutating func setRecordsObservations(_ on: Bool) { recordsObservations = on }
+
+    @usableFromInline
+    mutating func recordObservation(time: Int64, client: ClientID, subscription: SubscriptionID, query: Query?,
+                                    fromCache: Bool, result: QueryResult?) {
+        observations.append(.init(time: time, client: client, subscription: subscription, query: query,
+                                  fromCache: fromCache, result: result))
+    }
+
+    @usableFromInline
+    mutating func setHealTime(_ t: Int64) { healTime = t }
+
+    @usableFromInline
+    mutating func setSettledTime(_ t: Int64) { settledTime = t }
 
     /// Writes the user was told were rejected.
     public var rejectedWrites: Set<WriteID> {

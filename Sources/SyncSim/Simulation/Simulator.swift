@@ -8,11 +8,19 @@
 /// brings every client online and reachable and turns faults off; the run then must *settle*
 /// (no message in flight, no pending write, every subscription equal to the server's answer)
 /// within `settleLimitMs` and `maxEvents`, or it is a liveness failure — never a hang.
+///
+/// Why `@inlinable` (with `@usableFromInline` on its state and on what it touches): a generic's
+/// body is only specialised where it is visible. Without it, a strategy declared in another module
+/// (a user's) ran the unspecialised generic code, with value-witness and metadata look-ups per
+/// event, about twice as slow as a built-in; with it, `Simulator.run(MyStrategy(), …)` in the
+/// user's module compiles a simulator specialised for `MyStrategy`, as the built-ins get in
+/// `simulate(_:_:seed:)`. Keep new methods `@inlinable` (the compiler names what they reach that
+/// is not `@usableFromInline`); rare once-per-run work may stay out of line (`makeResult`).
 public struct Simulator<S: SyncStrategy> {
     public typealias Up = S.Client.Up
     public typealias Down = S.Client.Down
 
-    enum Event {
+    @usableFromInline enum Event {
         case step(Int)
         /// Messages in flight wait in `upInFlight`/`downInFlight`; the event holds their slot, so
         /// events stay plain values (no reference counting while the queue sifts them).
@@ -31,53 +39,56 @@ public struct Simulator<S: SyncStrategy> {
     public let strategy: S
     public let schedule: Schedule
     public let seed: UInt64
-    let compiled: CompiledSchedule
+    @usableFromInline let compiled: CompiledSchedule
     public let options: SimulationOptions
-    let transport: Transport
+    @usableFromInline let transport: Transport
 
-    var now: Int64 = 0
-    var queue = EventQueue<Event>()
-    var upInFlight = SlotTable<Up>()
-    var downInFlight = SlotTable<Down>()
-    var clients: [S.Client] = []
-    var durable: [S.Client.Durable?]
-    var incarnation: [Int]
-    var server: S.Server
-    var links: [LinkState]
-    var serverKnowsConnected: [Bool]
-    var disconnectNoticePending: [Bool]
-    var net: NetworkModel
-    var clientTimerGen: [[TimerID: UInt32]]
-    var serverTimerGen: [TimerID: UInt32] = [:]
-    var nextTimerGen: UInt32 = 0
-    var cOut = ClientOutbox<Up>()
-    var sOut = ServerOutbox<Down>()
+    @usableFromInline var now: Int64 = 0
+    @usableFromInline var queue = EventQueue<Event>()
+    @usableFromInline var upInFlight = SlotTable<Up>()
+    @usableFromInline var downInFlight = SlotTable<Down>()
+    @usableFromInline var clients: [S.Client] = []
+    @usableFromInline var durable: [S.Client.Durable?]
+    @usableFromInline var incarnation: [Int]
+    @usableFromInline var server: S.Server
+    @usableFromInline var links: [LinkState]
+    @usableFromInline var serverKnowsConnected: [Bool]
+    @usableFromInline var disconnectNoticePending: [Bool]
+    @usableFromInline var net: NetworkModel
+    @usableFromInline var clientTimerGen: [[TimerID: UInt32]]
+    @usableFromInline var serverTimerGen: [TimerID: UInt32] = [:]
+    @usableFromInline var nextTimerGen: UInt32 = 0
+    @usableFromInline var cOut = ClientOutbox<Up>()
+    @usableFromInline var sOut = ServerOutbox<Down>()
     /// Drained effect buffers kept for reuse (an outbox is swapped with one instead of copied).
-    var cSpare: [ClientEffect<Up>] = []
-    var sSpare: [ServerEffect<Down>] = []
-    var recorder: TraceRecorder
-    var nextMessage: UInt32 = 0
-    var inFlight = 0
-    var events = 0
-    public private(set) var history = History()
-    var monitor: Monitor
+    @usableFromInline var cSpare: [ClientEffect<Up>] = []
+    @usableFromInline var sSpare: [ServerEffect<Down>] = []
+    @usableFromInline var recorder: TraceRecorder
+    @usableFromInline var nextMessage: UInt32 = 0
+    @usableFromInline var inFlight = 0
+    @usableFromInline var events = 0
+    /// Storage for `history` (an internal setter of a public property cannot be `@usableFromInline`).
+    @usableFromInline var _history = History()
+    @inlinable public var history: History { _history }
+    @usableFromInline var monitor: Monitor
     /// User invariants, in id order; judged once, after the built-in oracles (`makeResult`).
-    let customInvariants: [CustomInvariant]
+    @usableFromInline let customInvariants: [CustomInvariant]
     /// Record `History.observations`: only when a user invariant asks, so runs without one pay
     /// one branch per user event and nothing else.
-    let observe: Bool
+    @usableFromInline let observe: Bool
     /// Active subscriptions per client (the app's open screens), in id order.
-    var activeSubs: [[(SubscriptionID, Query)]]
-    var deliveredWrites: Set<WriteID> = []
-    var unresolvedConflicts = 0
-    var conflictPrompts = 0
-    var healed = false
-    var finished = false
-    let root: SimRandom
+    @usableFromInline var activeSubs: [[(SubscriptionID, Query)]]
+    @usableFromInline var deliveredWrites: Set<WriteID> = []
+    @usableFromInline var unresolvedConflicts = 0
+    @usableFromInline var conflictPrompts = 0
+    @usableFromInline var healed = false
+    @usableFromInline var finished = false
+    @usableFromInline let root: SimRandom
 
     /// - Parameter invariants: user invariants to judge the run by, besides the built-ins. They
     ///   never change the run itself (its events, trace hash, final states); they only add
     ///   violations. Throws `InvariantError.duplicateID` if two share an id.
+    @inlinable
     public init(strategy: S, schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly,
                 invariants: [CustomInvariant] = []) throws {
         customInvariants = try InvariantCatalog.validated(invariants)
@@ -100,15 +111,16 @@ public struct Simulator<S: SyncStrategy> {
         activeSubs = Array(repeating: [], count: n)
         recorder = TraceRecorder(mode: trace)
         monitor = Monitor(clients: n, schema: schedule.schema)
-        history.recordsObservations = observe
+        _history.setRecordsObservations(observe)
         server = strategy.makeServer(ServerContext(schema: schedule.schema, clientCount: n, random: root.fork(.server), options: options.strategy))
         for i in 0..<n { clients.append(strategy.makeClient(clientContext(ClientID(i)), restoring: nil)) }
         Schema.$describing.withValue(schedule.schema) { seedInitialData() }
         for (i, e) in compiled.entries.enumerated() { queue.push(at: e.time, .step(i)) }
-        history.healTime = schedule.lastActionTime + 1
-        queue.push(at: history.healTime, .heal)
+        _history.setHealTime(schedule.lastActionTime + 1)
+        queue.push(at: _history.healTime, .heal)
     }
 
+    @inlinable
     func clientContext(_ c: ClientID) -> ClientContext {
         let inc = incarnation[c.index]
         let r = inc == 0 ? root.fork(.client(c.index)) : root.fork(.clientRestart(client: c.index, incarnation: inc))
@@ -118,6 +130,7 @@ public struct Simulator<S: SyncStrategy> {
 
     /// Initial server data goes in as admin writes at time 0, before anything else: the server
     /// machine stays the only owner of its state.
+    @inlinable
     mutating func seedInitialData() {
         guard !schedule.initial.isEmpty else { return }
         var ops: [Op] = schedule.initial.map { .create($0.entity, $0.namespace, $0.values) }
@@ -137,10 +150,12 @@ public struct Simulator<S: SyncStrategy> {
     /// Runs to the end and returns the result. A run always ends: settled, out of time, or out of
     /// events. Human-readable text (story lines, explanations) names things by the schedule's
     /// schema.
+    @inlinable
     public mutating func run() -> RunResult {
         Schema.$describing.withValue(schedule.schema) { runToEnd() }
     }
 
+    @inlinable
     mutating func runToEnd() -> RunResult {
         while !finished, let (t, ev) = queue.pop() {
             now = t
@@ -155,7 +170,7 @@ public struct Simulator<S: SyncStrategy> {
         return makeResult()
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func dispatch(_ ev: Event) {
         switch ev {
         case .step(let i): runStep(compiled.entries[i])
@@ -209,6 +224,7 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func runStep(_ e: CompiledSchedule.Entry) {
         switch e.step {
         case .boot(let c):
@@ -217,7 +233,7 @@ public struct Simulator<S: SyncStrategy> {
             clientInput(c, .network(links[c.index].device))
         case .user(let c, let cmd): userCommand(c, cmd)
         case .admin(let w):
-            history.record(.init(write: w, origin: .admin, time: now, clientTime: now, whileDisconnected: false))
+            _history.recordIntent(w, origin: .admin, time: now, clientTime: now, whileDisconnected: false)
             monitor.intent(w)
             recorder.begin(now, 0x21); w.stableHash(into: &recorder.hasher)
             if recorder.keepsLines { recorder.line(now, .admin, client: nil, label: "admin write", "admin writes \(w) (\(w.id))") }
@@ -231,13 +247,14 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func userCommand(_ c: ClientID, _ cmd: UserCommand) {
         recorder.begin(now, 0x22); recorder.hasher.combine(c.index)
         switch cmd {
         case .write(let w):
             w.stableHash(into: &recorder.hasher)
-            history.record(.init(write: w, origin: .client(c), time: now, clientTime: now + options.skew(of: c),
-                                 whileDisconnected: !links[c.index].isUp))
+            _history.recordIntent(w, origin: .client(c), time: now, clientTime: now + options.skew(of: c),
+                                  whileDisconnected: !links[c.index].isUp)
         case .subscribe(let s, let q):
             recorder.hasher.combine(s.raw); q.stableHash(into: &recorder.hasher)
             activeSubs[c.index].append((s, q))
@@ -261,12 +278,13 @@ public struct Simulator<S: SyncStrategy> {
 
     // MARK: - Clients
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func clientInput(_ c: ClientID, _ input: ClientInput<Down>) {
         clients[c.index].handle(input, now: now + options.skew(of: c), out: &cOut)
         drainClient(c)
     }
 
+    @inlinable
     mutating func drainClient(_ c: ClientID) {
         if cOut.isEmpty { return }
         var effects = cSpare
@@ -288,19 +306,27 @@ public struct Simulator<S: SyncStrategy> {
             case .cancelTimer(let id):
                 clientTimerGen[c.index][id] = nil
             case .persist:
-                durable[c.index] = clients[c.index].durableState
+                durable[c.index] = withClient(c) { $0.durableState }
             case .event(let ev):
                 recordEvent(c, ev)
             }
         }
-        let pending = clients[c.index].pendingWriteCount
-        if pending > history.maxPendingWrites { history.maxPendingWrites = pending }
+        let pending = withClient(c) { $0.pendingWriteCount }
+        _history.notePendingWrites(pending)
     }
 
+    /// Reads a client machine in place, through an exclusive access. A plain read of
+    /// `clients[i].x` copies the whole machine (a retain per field, and the releases) before
+    /// calling a getter the optimiser cannot see into: one declared in another module than the
+    /// code this simulator is specialised in. Only reads; `body` must not change the machine.
+    @inlinable @inline(__always)
+    mutating func withClient<R>(_ c: ClientID, _ body: (inout S.Client) -> R) -> R { body(&clients[c.index]) }
+
+    @inlinable
     mutating func recordEvent(_ c: ClientID, _ ev: UserEvent) {
         recorder.begin(now, 0x30); recorder.hasher.combine(c.index)
         ev.hashDescription(into: &recorder.hasher)
-        history.told.append(.init(time: now, client: c, event: ev))
+        _history.recordTold(ev, to: c, at: now)
         if recorder.keepsLines {
             if case .subscriptionYielded = ev {} else {
                 recorder.line(now, .event, client: c, label: "told", "\(c) \(ev)")
@@ -313,19 +339,20 @@ public struct Simulator<S: SyncStrategy> {
             queue.push(at: now + max(0, options.conflictThinkMs), .resolve(c, id, choice, incarnation: incarnation[c.index]))
         }
         if observe, case .subscriptionYielded(let s, let fromCache) = ev {
-            history.observations.append(.init(time: now, client: c, subscription: s,
-                                              query: activeSubs[c.index].first { $0.0 == s }?.1,
-                                              fromCache: fromCache, result: clients[c.index].result(of: s)))
+            _history.recordObservation(time: now, client: c, subscription: s,
+                                       query: activeSubs[c.index].first { $0.0 == s }?.1,
+                                       fromCache: fromCache, result: clients[c.index].result(of: s))
         }
         var yieldQuery: Query?
         if case .subscriptionYielded(let s, false) = ev { yieldQuery = activeSubs[c.index].first { $0.0 == s }?.1 }
         monitor.told(c, ev, connected: links[c.index].isOpen || (transport == .datagram && links[c.index].isUp), query: yieldQuery)
     }
 
+    @inlinable
     mutating func sendUp(_ c: ClientID, _ m: Up) {
         nextMessage &+= 1
         let id = nextMessage
-        history.messagesSent += 1
+        _history.countMessageSent()
         recorder.begin(now, 0x40); recorder.hasher.combine(c.index); m.stableHash(into: &recorder.hasher)
         if recorder.keepsLines {
             recorder.line(now, .send, client: c, message: id, upward: true, label: m.kind, "\(c) sends \(m)")
@@ -354,8 +381,9 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func lose(_ c: ClientID, _ id: UInt32, upward: Bool, _ why: String) {
-        history.messagesLost += 1
+        _history.countMessageLost()
         recorder.begin(now, 0x41); recorder.hasher.combine(id)
         if recorder.keepsLines {
             recorder.line(now, .lose, client: c, message: id, upward: upward, label: "lost",
@@ -363,6 +391,7 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func deliverUp(_ c: ClientID, _ m: Up, _ epoch: UInt32, _ id: UInt32) {
         inFlight -= 1
         let link = links[c.index]
@@ -370,7 +399,7 @@ public struct Simulator<S: SyncStrategy> {
             lose(c, id, upward: true, "the link went down while it was in flight")
             return
         }
-        for w in m.carriedWrites where !deliveredWrites.insert(w).inserted { history.duplicateWriteDeliveries += 1 }
+        for w in m.carriedWrites where !deliveredWrites.insert(w).inserted { _history.countDuplicateWriteDelivery() }
         recorder.begin(now, 0x42); recorder.hasher.combine(id)
         if recorder.keepsLines {
             recorder.line(now, .deliver, client: c, message: id, upward: true, label: m.kind, "server receives \(m) from \(c)")
@@ -379,6 +408,7 @@ public struct Simulator<S: SyncStrategy> {
         drainServer()
     }
 
+    @inlinable
     mutating func deliverDown(_ c: ClientID, _ m: Down, _ epoch: UInt32, _ id: UInt32) {
         inFlight -= 1
         let link = links[c.index]
@@ -395,6 +425,7 @@ public struct Simulator<S: SyncStrategy> {
 
     // MARK: - Server
 
+    @inlinable
     mutating func drainServer(initial: Bool = false) {
         if sOut.isEmpty { return }
         var effects = sSpare
@@ -413,7 +444,7 @@ public struct Simulator<S: SyncStrategy> {
             case .cancelTimer(let id): serverTimerGen[id] = nil
             case .applied(let tx):
                 if initial { continue }
-                history.applied.append(.init(time: now, tx: tx))
+                _history.recordApplied(tx, at: now)
                 recorder.begin(now, 0x50); recorder.hasher.combine(tx.txID); recorder.hasher.combine(tx.ops.count)
                 for op in tx.ops { op.stableHash(into: &recorder.hasher) }
                 if recorder.keepsLines {
@@ -436,10 +467,11 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func sendDown(_ c: ClientID, _ m: Down) {
         nextMessage &+= 1
         let id = nextMessage
-        history.messagesSent += 1
+        _history.countMessageSent()
         recorder.begin(now, 0x44); recorder.hasher.combine(c.index); m.stableHash(into: &recorder.hasher)
         if recorder.keepsLines {
             recorder.line(now, .send, client: c, message: id, upward: false, label: m.kind, "server sends \(c) \(m)")
@@ -470,11 +502,12 @@ public struct Simulator<S: SyncStrategy> {
 
     // MARK: - Network and lifecycle
 
+    @inlinable
     mutating func connect(_ c: ClientID) {
         var link = links[c.index]
         recorder.begin(now, 0x60); recorder.hasher.combine(c.index)
         if link.device == .offline {
-            history.connectsWhileOffline.append((now, c))
+            _history.recordConnectWhileOffline(c, at: now)
             monitor.connectWhileOffline(c, at: now)
         }
         if recorder.keepsLines { recorder.line(now, .connect, client: c, label: "connect", "\(c) opens a connection") }
@@ -495,6 +528,7 @@ public struct Simulator<S: SyncStrategy> {
     }
 
     /// Ends the current epoch: messages in flight are lost; the server learns the client is gone.
+    @inlinable
     mutating func breakLink(_ c: ClientID, _ link: inout LinkState) {
         link.epoch &+= 1
         link.connection = .none
@@ -508,6 +542,7 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func closeConnection(_ c: ClientID, notifyClient: Bool, reason: String) {
         var link = links[c.index]
         let had = link.connection != .none
@@ -522,6 +557,7 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func setDevice(_ c: ClientID, _ d: DeviceNetwork) {
         var link = links[c.index]
         guard link.device != d else { return }
@@ -541,6 +577,7 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func setReachable(_ c: ClientID, _ r: Bool) {
         var link = links[c.index]
         guard link.reachable != r else { return }
@@ -559,6 +596,7 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    @inlinable
     mutating func restart(_ c: ClientID) {
         let before = clients[c.index].pendingWrites
         recorder.begin(now, 0x63); recorder.hasher.combine(c.index)
@@ -575,12 +613,13 @@ public struct Simulator<S: SyncStrategy> {
             recorder.begin(now, 0x64); recorder.hasher.combine(s.raw)
             clientInput(c, .user(.subscribe(s, q)))
         }
-        history.restarts.append(.init(time: now, client: c, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites))
+        _history.recordRestart(c, at: now, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites)
     }
 
+    @inlinable
     mutating func heal() {
         healed = true
-        history.healTime = now
+        _history.setHealTime(now)
         net.heal()
         recorder.begin(now, 0x70)
         if recorder.keepsLines { recorder.line(now, .heal, client: nil, label: "heal", "heal: every client online and reachable, faults off") }
@@ -594,6 +633,7 @@ public struct Simulator<S: SyncStrategy> {
 
     /// Settled: nothing in flight, no pending write, no open prompt, every subscription equal to
     /// the server's answer for its query.
+    @inlinable
     public func isSettled() -> Bool {
         guard inFlight == 0, unresolvedConflicts == 0 else { return false }
         let data = server.data
@@ -606,13 +646,14 @@ public struct Simulator<S: SyncStrategy> {
         return true
     }
 
+    @inlinable
     mutating func settleCheck() {
         if isSettled() {
-            history.settledTime = now
+            _history.setSettledTime(now)
             finished = true
             return
         }
-        if now - history.healTime >= options.settleLimitMs {
+        if now - _history.healTime >= options.settleLimitMs {
             monitor.liveness(at: now, "the run did not settle within \(options.settleLimitMs) ms of virtual time after heal")
             finished = true
             return
@@ -622,7 +663,7 @@ public struct Simulator<S: SyncStrategy> {
 
     /// Lends the monitor the simulator without overlapping access: the monitor is swapped out for
     /// the call (no copy of its storage), then back.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func withMonitor(_ body: (inout Monitor, Simulator) -> Void) {
         var m = Monitor.placeholder
         swap(&m, &monitor)
@@ -632,14 +673,24 @@ public struct Simulator<S: SyncStrategy> {
 
     // MARK: - Observations for oracles
 
+    @inlinable
     public var virtualTime: Int64 { now }
+    @inlinable
     public var serverData: EntityStore { server.data }
+    @inlinable
     public func client(_ c: ClientID) -> S.Client { clients[c.index] }
+    @inlinable
     public func subscriptions(of c: ClientID) -> [(SubscriptionID, Query)] { activeSubs[c.index] }
+    @inlinable
     public func link(_ c: ClientID) -> LinkState { links[c.index] }
+    @inlinable
     public var clientCount: Int { options.clients }
+    @inlinable
     public var compiledSchedule: CompiledSchedule { compiled }
 
+    /// Once per run: compiled here, unspecialised (not worth making `RunResult`'s initialisers
+    /// `@usableFromInline`).
+    @usableFromInline
     func makeResult() -> RunResult {
         var clientsOut: [RunResult.ClientFinal] = []
         for i in 0..<options.clients {
@@ -650,8 +701,8 @@ public struct Simulator<S: SyncStrategy> {
         }
         var result = RunResult(strategy: strategy.info.name, seed: seed, events: events, traceEvents: recorder.count,
                                virtualDurationMs: now, traceHash: recorder.hasher.value, server: server.data,
-                               clients: clientsOut, violations: monitor.violations.sorted(), history: history,
-                               trace: recorder.lines, settled: history.settledTime != nil)
+                               clients: clientsOut, violations: monitor.violations.sorted(), history: _history,
+                               trace: recorder.lines, settled: _history.settledTime != nil)
         if !customInvariants.isEmpty { judgeCustom(&result) }
         return result
     }
@@ -660,6 +711,7 @@ public struct Simulator<S: SyncStrategy> {
     /// result. After everything else, on the final record: nothing here can change the run, its
     /// trace hash or the built-in verdicts (the sort is stable, and violations of different
     /// invariants never compare equal, so the built-ins keep their relative order).
+    @usableFromInline
     func judgeCustom(_ result: inout RunResult) {
         let input = RunHistory(strategy: strategy.info, schedule: schedule, result: result)
         var all = result.violations
@@ -672,6 +724,7 @@ public struct Simulator<S: SyncStrategy> {
 extension Simulator {
     /// Convenience: compile, run, return. `invariants`: user invariants to judge the run by too
     /// (see `init(strategy:schedule:seed:trace:invariants:)`).
+    @inlinable
     public static func run(_ strategy: S, _ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly,
                            invariants: [CustomInvariant] = []) throws -> RunResult {
         var sim = try Simulator(strategy: strategy, schedule: schedule, seed: seed, trace: trace, invariants: invariants)

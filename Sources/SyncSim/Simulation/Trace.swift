@@ -30,23 +30,25 @@ public struct TraceLine: Sendable, Hashable, Codable {
 }
 
 /// Records the trace: hashes every event; keeps lines in `.full` mode.
+@usableFromInline
 struct TraceRecorder {
-    let mode: TraceMode
-    var hasher = StableHasher()
-    var lines: [TraceLine] = []
-    var count = 0
+    @usableFromInline let mode: TraceMode
+    @usableFromInline var hasher = StableHasher()
+    @usableFromInline var lines: [TraceLine] = []
+    @usableFromInline var count = 0
 
-    init(mode: TraceMode) { self.mode = mode }
+    @usableFromInline init(mode: TraceMode) { self.mode = mode }
 
-    var keepsLines: Bool { mode == .full }
+    @inlinable var keepsLines: Bool { mode == .full }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func begin(_ time: Int64, _ code: UInt8) {
         count &+= 1
         hasher.combine(time)
         hasher.byte(code)
     }
 
+    @usableFromInline
     mutating func line(_ time: Int64, _ kind: TraceKind, client: ClientID?, message: UInt32? = nil,
                        upward: Bool? = nil, label: String, _ text: String) {
         lines.append(TraceLine(time: time, kind: kind, client: client?.index, message: message,

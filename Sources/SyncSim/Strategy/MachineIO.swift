@@ -89,14 +89,19 @@ public enum ServerEffect<Down: WireMessage>: Sendable, Hashable {
 
 /// A reusable buffer of effects. Machines append; the simulator drains it after each input, so a
 /// transition allocates nothing in steady state (Stateright's `Out`).
+///
+/// `@inlinable`, like the simulator, so a strategy in another module appends to a specialised
+/// buffer rather than through generic code.
 public struct Outbox<Effect>: Sendable where Effect: Sendable {
-    public private(set) var effects: [Effect] = []
-    public init() { effects.reserveCapacity(16) }
-    @inline(__always) public mutating func callAsFunction(_ e: Effect) { effects.append(e) }
-    @inline(__always) public mutating func removeAll() { effects.removeAll(keepingCapacity: true) }
-    public var isEmpty: Bool { effects.isEmpty }
+    /// Storage for `effects` (an internal setter of a public property cannot be `@usableFromInline`).
+    @usableFromInline var _effects: [Effect] = []
+    @inlinable public var effects: [Effect] { _effects }
+    @inlinable public init() { _effects.reserveCapacity(16) }
+    @inlinable @inline(__always) public mutating func callAsFunction(_ e: Effect) { _effects.append(e) }
+    @inlinable @inline(__always) public mutating func removeAll() { _effects.removeAll(keepingCapacity: true) }
+    @inlinable public var isEmpty: Bool { _effects.isEmpty }
     /// Exchanges the buffered effects with `other` (the simulator drains into a recycled buffer).
-    @inline(__always) mutating func swapEffects(_ other: inout [Effect]) { swap(&effects, &other) }
+    @inlinable @inline(__always) mutating func swapEffects(_ other: inout [Effect]) { swap(&_effects, &other) }
 }
 
 public typealias ClientOutbox<Up: WireMessage> = Outbox<ClientEffect<Up>>

@@ -14,7 +14,7 @@ public protocol WireMessage: Hashable, Sendable, CustomStringConvertible, Stable
 }
 
 extension WireMessage {
-    public var carriedWrites: [WriteID] { [] }
+    @inlinable public var carriedWrites: [WriteID] { [] }
 }
 
 /// How client and server talk.
@@ -75,6 +75,20 @@ public struct ClientContext: Sendable {
     /// Restarts so far (0 for the first launch).
     public var incarnation: Int
     public var options: StrategyOptions
+
+    /// The memberwise initialiser, spelled out to be `@usableFromInline` (the simulator is `@inlinable`).
+    @usableFromInline
+    init(id: ClientID, schema: Schema, clientCount: Int, persistence: Bool, queueCap: Int, random: SimRandom,
+         incarnation: Int, options: StrategyOptions) {
+        self.id = id
+        self.schema = schema
+        self.clientCount = clientCount
+        self.persistence = persistence
+        self.queueCap = queueCap
+        self.random = random
+        self.incarnation = incarnation
+        self.options = options
+    }
 }
 
 public struct ServerContext: Sendable {
@@ -83,6 +97,15 @@ public struct ServerContext: Sendable {
     public var clientCount: Int
     public var random: SimRandom
     public var options: StrategyOptions
+
+    /// The memberwise initialiser, spelled out to be `@usableFromInline` (the simulator is `@inlinable`).
+    @usableFromInline
+    init(schema: Schema, clientCount: Int, random: SimRandom, options: StrategyOptions) {
+        self.schema = schema
+        self.clientCount = clientCount
+        self.random = random
+        self.options = options
+    }
 }
 
 /// Knobs a strategy may read; defaults follow the real systems.
@@ -119,7 +142,7 @@ public protocol ClientMachine: Sendable {
 }
 
 extension ClientMachine {
-    public var pendingWriteCount: Int { pendingWrites.count }
+    @inlinable public var pendingWriteCount: Int { pendingWrites.count }
 }
 
 extension SyncStrategy {

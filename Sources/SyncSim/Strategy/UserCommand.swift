@@ -125,6 +125,7 @@ extension UserEvent {
     /// Feeds the hasher exactly what `h.combine(description)` feeds it (the UTF-8 length, then the
     /// bytes) without formatting a `String` for the common events; the rest fall back to
     /// `description`. The trace hash records every event this way, so it must stay byte-identical.
+    @usableFromInline
     func hashDescription(into h: inout StableHasher) {
         var b = DescriptionBytes()
         switch self {

@@ -1,30 +1,36 @@
 /// FNV-1a, 64-bit: a hash that is the same in every process and on every machine.
 ///
 /// Never use `Hasher` for anything that identifies a run: Swift seeds it per process.
+///
+/// `@inlinable`: the simulator and every strategy's messages hash each event through it, and a
+/// strategy in another module should not pay a call per byte.
 public struct StableHasher: Sendable, Equatable {
-    public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let prime: UInt64 = 0x100_0000_01b3
+    /// Storage for `value` (an internal setter of a public property cannot be `@usableFromInline`).
+    @usableFromInline var _value: UInt64 = 0xcbf2_9ce4_8422_2325
+    @inlinable public var value: UInt64 { _value }
+    @inlinable static var prime: UInt64 { 0x100_0000_01b3 }
 
-    public init() {}
+    @inlinable public init() {}
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func byte(_ b: UInt8) {
-        value = (value ^ UInt64(b)) &* Self.prime
+        _value = (_value ^ UInt64(b)) &* Self.prime
     }
 
     /// Little-endian, fixed width: the canonical encoding of integers.
-    @inline(__always)
+    @inlinable @inline(__always)
     public mutating func combine(_ x: UInt64) {
         var v = x
         for _ in 0..<8 { byte(UInt8(truncatingIfNeeded: v)); v >>= 8 }
     }
 
-    @inline(__always) public mutating func combine(_ x: Int) { combine(UInt64(bitPattern: Int64(x))) }
-    @inline(__always) public mutating func combine(_ x: Int64) { combine(UInt64(bitPattern: x)) }
-    @inline(__always) public mutating func combine(_ x: UInt32) { combine(UInt64(x)) }
-    @inline(__always) public mutating func combine(_ x: Bool) { byte(x ? 1 : 0) }
+    @inlinable @inline(__always) public mutating func combine(_ x: Int) { combine(UInt64(bitPattern: Int64(x))) }
+    @inlinable @inline(__always) public mutating func combine(_ x: Int64) { combine(UInt64(bitPattern: x)) }
+    @inlinable @inline(__always) public mutating func combine(_ x: UInt32) { combine(UInt64(x)) }
+    @inlinable @inline(__always) public mutating func combine(_ x: Bool) { byte(x ? 1 : 0) }
 
     /// Length-prefixed UTF-8, so ("ab","c") and ("a","bc") differ.
+    @inlinable
     public mutating func combine(_ s: String) {
         var s = s
         s.withUTF8 { u in
