@@ -255,6 +255,45 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         return nil
     }
 
+    /// What a run of `apply(_:schema:mode:undo:)` calls changed, so `rollBack(_:)` can undo them:
+    /// an all-or-nothing transaction without copying the store. (A copy of the store costs a
+    /// reference-count operation per record, so a server that committed to a copy paid for the
+    /// whole store on every transaction; the log costs what the transaction touches.)
+    public struct UndoLog: Sendable {
+        /// Slots as they were before the first change, in the order they were first saved.
+        var saved: [(index: Int, record: EntityRecord?)] = []
+        /// `records.count` and `count` before the first change.
+        var slots = -1
+        var count = 0
+        public init() {}
+        public var isEmpty: Bool { saved.isEmpty && slots < 0 }
+    }
+
+    /// `apply(_:schema:mode:)`, noting in `undo` what it is about to change. A failed step changes
+    /// nothing (each step validates before it writes), so a transaction applies its steps in
+    /// turn and, on the first error, rolls back the ones before it.
+    public mutating func apply(_ op: Op, schema: Schema, mode: UpdateMode = .upsert, undo: inout UndoLog) -> ApplyError? {
+        if undo.slots < 0 { undo.slots = records.count; undo.count = count }
+        func save(_ e: EntityID) {
+            let i = Int(e.raw)
+            guard i < undo.slots, !undo.saved.contains(where: { $0.index == i }) else { return }
+            undo.saved.append((i, records[i]))
+        }
+        save(op.entity)
+        if case .delete(let e, _) = op, contains(e) {
+            for i in records.indices where records[i]?.refers(to: e) == true { save(EntityID(UInt32(i))) }
+        }
+        return apply(op, schema: schema, mode: mode)
+    }
+
+    /// Restores the store to what it was before the changes `undo` logged.
+    public mutating func rollBack(_ undo: UndoLog) {
+        guard undo.slots >= 0 else { return }
+        for (i, r) in undo.saved.reversed() { records[i] = r }
+        if records.count > undo.slots { records.removeSubrange(undo.slots...) }
+        count = undo.count
+    }
+
     /// Checks a patch against `schema`: the namespace exists, every field is one of its fields,
     /// every value has the field's kind.
     public static func validate(_ a: [FieldAssignment], _ ns: NamespaceID, schema: Schema) -> ApplyError? {

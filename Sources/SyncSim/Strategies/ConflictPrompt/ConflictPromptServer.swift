@@ -64,8 +64,8 @@ public struct ConflictPromptServer: ServerMachine {
         case .adminWrite(let w):
             let writes = w.id.raw == UInt32.max ? [] : [w.id]
             switch commit(w.ops) {
-            case .success(let (store, ops, touched, extra)):
-                install(store, touched: touched, extra: extra, ops: ops)
+            case .success(let (ops, touched, extra)):
+                install(touched: touched, extra: extra, ops: ops)
                 out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: writes, ops: ops)))
                 push(out: &out)
             case .failure(let why):
@@ -126,9 +126,9 @@ public struct ConflictPromptServer: ServerMachine {
         }
         let outcome: CPOutcome
         switch commit(r.ops) {
-        case .success(let (store, ops, touched, extra)):
+        case .success(let (ops, touched, extra)):
             let before = touched.map { modified($0) }
-            install(store, touched: touched, extra: extra, ops: ops)
+            install(touched: touched, extra: extra, ops: ops)
             let changes = zip(touched, before).map { CPVersionChange($0.0, before: $0.1, after: txID) }
             outcome = .applied(txID: txID, changes: changes)
             out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: r.writes, ops: ops)))
@@ -143,11 +143,19 @@ public struct ConflictPromptServer: ServerMachine {
 
     struct Refusal: Error { var message: String }
 
-    /// Validates and applies the steps to a copy. Returns the new store, the steps that took
-    /// effect (a delete of a tombstone is a successful no-op and is left out), the entities the
-    /// steps changed (ascending), and entities changed as a side effect (links cleared by a delete).
-    func commit(_ ops: [Op]) -> Result<(EntityStore, [Op], [EntityID], [EntityID]), Refusal> {
-        var s = data
+    /// Validates and applies the steps, all or nothing: in place, rolled back on the first
+    /// refusal. Returns the steps that took effect (a delete of a tombstone is a successful no-op
+    /// and is left out), the entities the steps changed (ascending), and entities changed as a
+    /// side effect (links cleared by a delete). Versions are stamped by `install`.
+    mutating func commit(_ ops: [Op]) -> Result<([Op], [EntityID], [EntityID]), Refusal> {
+        var undo = EntityStore.UndoLog()
+        let result = apply(ops, undo: &undo)
+        if case .failure = result { data.rollBack(undo) }
+        return result
+    }
+
+    /// `commit`'s steps, applied to `data` and logged in `undo`.
+    mutating func apply(_ ops: [Op], undo: inout EntityStore.UndoLog) -> Result<([Op], [EntityID], [EntityID]), Refusal> {
         var applied: [Op] = []
         var touched: [EntityID] = []
         var extra: [EntityID] = []
@@ -159,31 +167,30 @@ public struct ConflictPromptServer: ServerMachine {
             }
             switch op {
             case .create:
-                if modified(e) != 0 || s.contains(e) { return .failure(Refusal(message: "entity \(e.raw) already exists")) }
+                if modified(e) != 0 || data.contains(e) { return .failure(Refusal(message: "entity \(e.raw) already exists")) }
             case .delete:
-                if !s.contains(e) { return .failure(Refusal(message: "entity \(e.raw) does not exist")) }
+                if !data.contains(e) { return .failure(Refusal(message: "entity \(e.raw) does not exist")) }
                 for l in schema.linkIDs {
-                    for r in s.referrers(to: e, via: l) where !extra.contains(r) { extra.append(r) }
+                    for r in data.referrers(to: e, via: l) where !extra.contains(r) { extra.append(r) }
                 }
             case .link(_, _, let t):
                 if isTombstoned(t) { return .failure(Refusal(message: "link target \(t.raw) was deleted")) }
             case .update, .unlink:
                 break
             }
-            if let err = s.apply(op, schema: schema, mode: .update) { return .failure(Refusal(message: err.description)) }
+            if let err = data.apply(op, schema: schema, mode: .update, undo: &undo) { return .failure(Refusal(message: err.description)) }
             applied.append(op)
             if !touched.contains(e) { touched.append(e) }
         }
         touched.sort()
         extra = extra.filter { !touched.contains($0) }.sorted()
-        return .success((s, applied, touched, extra))
+        return .success((applied, touched, extra))
     }
 
     @discardableResult
-    mutating func install(_ store: EntityStore, touched: [EntityID], extra: [EntityID], ops: [Op]) -> UInt64 {
+    mutating func install(touched: [EntityID], extra: [EntityID], ops: [Op]) -> UInt64 {
         txID += 1
-        data = store
-        for e in touched { stamp(e, txID, deleted: !store.contains(e)) }
+        for e in touched { stamp(e, txID, deleted: !data.contains(e)) }
         for e in extra { stamp(e, txID, deleted: false) }
         return txID
     }

@@ -42,14 +42,12 @@ public struct InstantServer: ServerMachine {
         case .adminWrite(let w):
             // The admin SDK writes in upsert mode and creates in create mode.
             let steps = w.ops.map { InstantStep($0, upsert: true) }
-            switch commit(steps) {
-            case .success(let store):
-                data = store
+            if let e = commit(steps) {
+                out(.refused(origin: .admin, writes: [w.id], reason: e.description))
+            } else {
                 txID += 1
                 out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: w.id.raw == UInt32.max ? [] : [w.id], ops: w.ops)))
                 broadcast(out: &out)
-            case .failure(let e):
-                out(.refused(origin: .admin, writes: [w.id], reason: e.description))
             }
         case .received(let c, let m):
             guard sessions[c.index] != nil else {
@@ -74,27 +72,29 @@ public struct InstantServer: ServerMachine {
         case .removeQuery(let k):
             sessions[c.index]!.removeAll { $0.key == k }
         case .transact(let eventID, let ws, let steps):
-            switch commit(steps) {
-            case .success(let store):
-                data = store
+            if let e = commit(steps) {
+                out(.refused(origin: .client(c), writes: ws, reason: e.description))
+                out(.send(c, .error(eventID: eventID, writes: ws, message: e.description)))
+            } else {
                 txID += 1
                 out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: ws, ops: steps.map(\.op))))
                 out(.send(c, .transactOk(eventID: eventID, writes: ws, txID: txID)))
                 broadcast(out: &out)
-            case .failure(let e):
-                out(.refused(origin: .client(c), writes: ws, reason: e.description))
-                out(.send(c, .error(eventID: eventID, writes: ws, message: e.description)))
             }
         }
     }
 
-    /// All-or-nothing: apply to a copy; keep it only if every step succeeds.
-    func commit(_ steps: [InstantStep]) -> Result<EntityStore, ApplyError> {
-        var s = data
+    /// All-or-nothing: applies the steps in place and, if one fails, rolls back the ones before
+    /// it; nil when every step took effect.
+    mutating func commit(_ steps: [InstantStep]) -> ApplyError? {
+        var undo = EntityStore.UndoLog()
         for step in steps {
-            if let e = s.apply(step.op, schema: schema, mode: step.upsert ? .upsert : .update) { return .failure(e) }
+            if let e = data.apply(step.op, schema: schema, mode: step.upsert ? .upsert : .update, undo: &undo) {
+                data.rollBack(undo)
+                return e
+            }
         }
-        return .success(s)
+        return nil
     }
 
     /// Re-evaluates every subscribed query; sends `refresh-ok` where the result changed.

@@ -1,0 +1,69 @@
+import Testing
+@testable import SyncSim
+
+/// All-or-nothing transactions in place: `apply(_:schema:mode:undo:)` then `rollBack(_:)` must
+/// leave the store equal to what it was, whatever the steps touched (creates past the end,
+/// updates, links, deletes that clear links pointing at the deleted entity).
+@Suite struct EntityStoreUndoTests {
+    let schema = Schema.default
+
+    /// Two profiles, a post by profile 1, a todo.
+    func seeded() -> EntityStore {
+        var s = EntityStore()
+        let ops: [Op] = [
+            .create(EntityID(1), .profiles, [FieldAssignment(.name, .string("Ann"))]),
+            .create(EntityID(2), .profiles, [FieldAssignment(.name, .string("Bo"))]),
+            .create(EntityID(3), .posts, [FieldAssignment(.content, .string("hi"))]),
+            .link(EntityID(3), .author, EntityID(1)),
+            .create(EntityID(4), .todos, [FieldAssignment(.title, .string("T"))]),
+        ]
+        for op in ops { #expect(s.apply(op, schema: schema) == nil) }
+        return s
+    }
+
+    @Test func rollingBackEveryKindOfStepRestoresTheStore() {
+        let before = seeded()
+        var s = before
+        var undo = EntityStore.UndoLog()
+        let steps: [Op] = [
+            .update(EntityID(4), .todos, [FieldAssignment(.title, .string("changed"))]),
+            .create(EntityID(40), .todos, [FieldAssignment(.title, .string("far past the end"))]),
+            .link(EntityID(3), .author, EntityID(2)),
+            .delete(EntityID(2), .profiles),  // clears post 3's author link
+            .unlink(EntityID(3), .author, EntityID(2)),
+            .delete(EntityID(1), .profiles),
+        ]
+        for op in steps { #expect(s.apply(op, schema: schema, undo: &undo) == nil) }
+        #expect(s != before)
+        #expect(s[EntityID(3)]?[LinkID.author] == nil)
+        s.rollBack(undo)
+        #expect(s == before)
+        #expect(s.records.count == before.records.count)
+        #expect(s.count == before.count)
+        #expect(StableHasher.hash(s) == StableHasher.hash(before))
+    }
+
+    /// The failing step changes nothing itself; rolling back undoes the steps before it.
+    @Test func aFailedStepLeavesNothingBehindAfterRollBack() {
+        let before = seeded()
+        var s = before
+        var undo = EntityStore.UndoLog()
+        #expect(s.apply(.update(EntityID(1), .profiles, [FieldAssignment(.name, .string("Zed"))]), schema: schema, undo: &undo) == nil)
+        #expect(s.apply(.create(EntityID(9), .todos, []), schema: schema, undo: &undo) == nil)
+        let failed = s.apply(.create(EntityID(4), .todos, []), schema: schema, undo: &undo)
+        #expect(failed == .alreadyExists(EntityID(4)))
+        #expect(s[EntityID(1)]?[FieldID.name] == .string("Zed"))
+        s.rollBack(undo)
+        #expect(s == before)
+        #expect(StableHasher.hash(s) == StableHasher.hash(before))
+    }
+
+    /// An empty log rolls back nothing; steps logged in one log are undone whatever their order.
+    @Test func anEmptyLogIsANoOp() {
+        var s = seeded()
+        let undo = EntityStore.UndoLog()
+        #expect(undo.isEmpty)
+        s.rollBack(undo)
+        #expect(s == seeded())
+    }
+}
