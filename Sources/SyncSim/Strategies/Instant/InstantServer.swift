@@ -42,12 +42,13 @@ public struct InstantServer: ServerMachine {
         case .adminWrite(let w):
             // The admin SDK writes in upsert mode and creates in create mode.
             let steps = w.ops.map { InstantStep($0, upsert: true) }
-            if let e = commit(steps) {
+            var changed = NamespaceSet()
+            if let e = commit(steps, changed: &changed) {
                 out(.refused(origin: .admin, writes: [w.id], reason: e.description))
             } else {
                 txID += 1
                 out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: w.id.raw == UInt32.max ? [] : [w.id], ops: w.ops)))
-                broadcast(out: &out)
+                broadcast(out: &out, changed: changed)
             }
         case .received(let c, let m):
             guard sessions[c.index] != nil else {
@@ -72,23 +73,25 @@ public struct InstantServer: ServerMachine {
         case .removeQuery(let k):
             sessions[c.index]!.removeAll { $0.key == k }
         case .transact(let eventID, let ws, let steps):
-            if let e = commit(steps) {
+            var changed = NamespaceSet()
+            if let e = commit(steps, changed: &changed) {
                 out(.refused(origin: .client(c), writes: ws, reason: e.description))
                 out(.send(c, .error(eventID: eventID, writes: ws, message: e.description)))
             } else {
                 txID += 1
                 out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: ws, ops: steps.map(\.op))))
                 out(.send(c, .transactOk(eventID: eventID, writes: ws, txID: txID)))
-                broadcast(out: &out)
+                broadcast(out: &out, changed: changed)
             }
         }
     }
 
     /// All-or-nothing: applies the steps in place and, if one fails, rolls back the ones before
-    /// it; nil when every step took effect.
-    mutating func commit(_ steps: [InstantStep]) -> ApplyError? {
+    /// it; nil when every step took effect. `changed` gets the namespaces the steps change.
+    mutating func commit(_ steps: [InstantStep], changed: inout NamespaceSet) -> ApplyError? {
         var undo = EntityStore.UndoLog()
         for step in steps {
+            changed.formUnion(step.op.changedNamespaces(in: schema, before: data))
             if let e = data.apply(step.op, schema: schema, mode: step.upsert ? .upsert : .update, undo: &undo) {
                 data.rollBack(undo)
                 return e
@@ -97,11 +100,12 @@ public struct InstantServer: ServerMachine {
         return nil
     }
 
-    /// Re-evaluates every subscribed query; sends `refresh-ok` where the result changed.
+    /// Re-evaluates every subscribed query that reads a namespace the transaction `changed`
+    /// (the others' results cannot have changed); sends `refresh-ok` where the result changed.
     ///
     /// Unchanged results are detected without building them; a changed result is evaluated once
     /// per distinct query per transaction (equal queries over the same data give equal results).
-    mutating func broadcast(out: inout ServerOutbox<InstantDown>) {
+    mutating func broadcast(out: inout ServerOutbox<InstantDown>, changed: NamespaceSet) {
         // Per distinct query: its result over `data` once built, and the previous results already
         // found equal to it (clients subscribed to the same query usually share one).
         var evaluated: [(Query, QueryResult)] = []
@@ -110,6 +114,7 @@ public struct InstantServer: ServerMachine {
             guard sessions[i] != nil else { continue }
             for j in sessions[i]!.indices where !sessions[i]![j].key.isOnce {
                 let q = sessions[i]![j].query
+                if changed.isDisjoint(with: q.readNamespaces(in: schema)) { continue }
                 let last = sessions[i]![j].last
                 if unchanged.contains(where: { $0.0 == q && $0.1 == last }) { continue }
                 if q.evaluates(data, to: last) {
