@@ -63,11 +63,12 @@ public struct ConflictPromptServer: ServerMachine {
             out(.invalidInput("the server set no timer \(t)"))
         case .adminWrite(let w):
             let writes = w.id.raw == UInt32.max ? [] : [w.id]
-            switch commit(w.ops) {
+            var changed = NamespaceSet()
+            switch commit(w.ops, changed: &changed) {
             case .success(let (ops, touched, extra)):
                 install(touched: touched, extra: extra, ops: ops)
                 out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: writes, ops: ops)))
-                push(out: &out)
+                push(out: &out, changed: changed)
             case .failure(let why):
                 out(.refused(origin: .admin, writes: writes, reason: why.message))
             }
@@ -125,7 +126,8 @@ public struct ConflictPromptServer: ServerMachine {
             }
         }
         let outcome: CPOutcome
-        switch commit(r.ops) {
+        var changed = NamespaceSet()
+        switch commit(r.ops, changed: &changed) {
         case .success(let (ops, touched, extra)):
             let before = touched.map { modified($0) }
             install(touched: touched, extra: extra, ops: ops)
@@ -138,7 +140,7 @@ public struct ConflictPromptServer: ServerMachine {
         }
         outcomes[r.key] = Remembered(writes: r.writes, outcome: outcome)
         out(.send(c, .writeResult(key: r.key, outcome)))
-        if case .applied = outcome { push(out: &out) }
+        if case .applied = outcome { push(out: &out, changed: changed) }
     }
 
     struct Refusal: Error { var message: String }
@@ -146,16 +148,17 @@ public struct ConflictPromptServer: ServerMachine {
     /// Validates and applies the steps, all or nothing: in place, rolled back on the first
     /// refusal. Returns the steps that took effect (a delete of a tombstone is a successful no-op
     /// and is left out), the entities the steps changed (ascending), and entities changed as a
-    /// side effect (links cleared by a delete). Versions are stamped by `install`.
-    mutating func commit(_ ops: [Op]) -> Result<([Op], [EntityID], [EntityID]), Refusal> {
+    /// side effect (links cleared by a delete). Versions are stamped by `install`. `changed`
+    /// gets the namespaces whose records the steps change.
+    mutating func commit(_ ops: [Op], changed: inout NamespaceSet) -> Result<([Op], [EntityID], [EntityID]), Refusal> {
         var undo = EntityStore.UndoLog()
-        let result = apply(ops, undo: &undo)
+        let result = apply(ops, undo: &undo, changed: &changed)
         if case .failure = result { data.rollBack(undo) }
         return result
     }
 
     /// `commit`'s steps, applied to `data` and logged in `undo`.
-    mutating func apply(_ ops: [Op], undo: inout EntityStore.UndoLog) -> Result<([Op], [EntityID], [EntityID]), Refusal> {
+    mutating func apply(_ ops: [Op], undo: inout EntityStore.UndoLog, changed: inout NamespaceSet) -> Result<([Op], [EntityID], [EntityID]), Refusal> {
         var applied: [Op] = []
         var touched: [EntityID] = []
         var extra: [EntityID] = []
@@ -178,6 +181,7 @@ public struct ConflictPromptServer: ServerMachine {
             case .update, .unlink:
                 break
             }
+            changed.formUnion(op.changedNamespaces(in: schema, before: data))
             if let err = data.apply(op, schema: schema, mode: .update, undo: &undo) { return .failure(Refusal(message: err.description)) }
             applied.append(op)
             if !touched.contains(e) { touched.append(e) }
@@ -200,12 +204,16 @@ public struct ConflictPromptServer: ServerMachine {
         return CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
     }
 
-    /// Realtime: every registered list whose result changed, per client in id order.
-    mutating func push(out: inout ServerOutbox<ConflictPromptDown>) {
+    /// Realtime: every registered list whose result changed, per client in id order. Lists that
+    /// read no namespace the transaction `changed` are not re-evaluated (their result, entity
+    /// versions included, cannot have changed: versions are stamped only on changed entities).
+    mutating func push(out: inout ServerOutbox<ConflictPromptDown>, changed: NamespaceSet) {
         for c in registered.indices {
             var ids: [SubscriptionID] = []
             var snaps: [CPSnapshot] = []
             for i in registered[c].indices {
+                if registered[c][i].last != nil,
+                   changed.isDisjoint(with: registered[c][i].sub.query.readNamespaces(in: schema)) { continue }
                 let s = snapshot(registered[c][i].sub.query)
                 if s.result != registered[c][i].last {
                     registered[c][i].last = s.result
