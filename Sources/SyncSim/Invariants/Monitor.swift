@@ -125,7 +125,7 @@ struct Monitor: Sendable {
         case .write(let w):
             let rejectedNow = toldDuringCommand.contains { if case .writeRejected(w.id, _) = $0 { return true } else { return false } }
             checkReadYourWrites(c, w, client, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t)
-            checkNested(c, w, client, at: t)
+            checkNested(c, w, client, rejectedNow: rejectedNow, at: t)
             checkQueueCap(c, w, client, cap: sim.options.queueCap, rejectedNow: rejectedNow, at: t)
         case .queryOnce(let r, _):
             guard link.device == .offline else { break }
@@ -181,7 +181,9 @@ struct Monitor: Sendable {
     }
 
     /// A local write to a child in a subscription's result tree must make that subscription yield.
-    mutating func checkNested<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C, at t: Int64) {
+    /// A write refused on the spot (e.g. at a full queue) changed nothing, so nothing must yield.
+    mutating func checkNested<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C, rejectedNow: Bool, at t: Int64) {
+        if rejectedNow { return }
         for (s, before) in beforeResults {
             guard let before else { continue }
             for op in w.ops {

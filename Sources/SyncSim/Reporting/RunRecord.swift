@@ -42,6 +42,8 @@ public enum Situation: String, CaseIterable, Sendable {
     case queryOnceOffline = "queryOnce while offline"
     case conflictPrompted = "a conflict put to the user"
     case writeRejected = "a write rejected and the user told"
+    case queueFull = "a write refused because the queue was full"
+    case longOffline = "a client offline for over 30 s of virtual time"
     case messageLost = "a message lost in flight"
     case connectWhileOffline = "a connection attempt while offline"
     case unsettled = "a run that did not settle"
@@ -128,6 +130,20 @@ extension RunRecord {
         return n
     }
 
+    /// The longest time any client spent offline by the schedule's own actions (virtual ms).
+    static func longestOfflineMs(_ schedule: Schedule) -> Int64 {
+        var since: [Int: Int64] = [:]
+        var longest: Int64 = 0
+        for a in schedule.actions {
+            switch a.action {
+            case .goOffline(let c): if since[c.index] == nil { since[c.index] = a.at }
+            case .goOnline(let c): if let t = since.removeValue(forKey: c.index) { longest = max(longest, a.at - t) }
+            default: break
+            }
+        }
+        return longest
+    }
+
     static func situations(_ r: RunResult, schedule: Schedule) -> [Situation] {
         let h = r.history
         var s: [Situation] = []
@@ -174,6 +190,8 @@ extension RunRecord {
         if queryOnceOffline { s.append(.queryOnceOffline) }
         if h.told.contains(where: { if case .conflictRaised = $0.event { return true } else { return false } }) { s.append(.conflictPrompted) }
         if !h.rejectedWrites.isEmpty { s.append(.writeRejected) }
+        if h.told.contains(where: { if case .writeRejected(_, .queueFull) = $0.event { return true } else { return false } }) { s.append(.queueFull) }
+        if Self.longestOfflineMs(schedule) > 30_000 { s.append(.longOffline) }
         if h.messagesLost > 0 { s.append(.messageLost) }
         if !h.connectsWhileOffline.isEmpty { s.append(.connectWhileOffline) }
         if !r.settled { s.append(.unsettled) }

@@ -138,11 +138,20 @@ public struct WorkloadGenerator: Sendable {
         if sw.enabled.contains(.clockSkew) {
             o.clockSkewMs = (0..<o.clients).map { _ in Int64(knobs.int(in: -5_000...5_000)) }
         }
+        var st = SimRandom(seed: seed).fork(.custom(Stress.streamLabel))
+        let stress = config.swarm ? Stress.draw(&st, actions: config.actions) : Stress()
+        if let cap = stress.queueCap { o.queueCap = cap }
         var b = Builder(options: o, roles: Roles(config.schema))
         b.seedData(&r)
         let kinds = sw.enabled
         let total = kinds.reduce(0) { $0 + sw.weights[$1]! }
-        while b.actions.count < config.actions {
+        var burstDone = stress.offlineBurst == nil
+        while b.actions.count < stress.actions(config.actions) {
+            if !burstDone, let burst = stress.offlineBurst, b.actions.count >= burst.afterActions {
+                b.offlineBurst(burst, &st)
+                burstDone = true
+                continue
+            }
             b.now += Int64(r.below(400))
             var pick = Int(r.below(UInt64(total)))
             var kind = kinds[0]
@@ -392,6 +401,30 @@ public struct WorkloadGenerator: Sendable {
         }
 
         var pendingCloses: [TimedAction] = []
+
+        /// One client goes offline for a long window and keeps writing: updates of what it can
+        /// see and, one time in five, creates. Draws from the stress stream only.
+        mutating func offlineBurst(_ burst: Stress.OfflineBurst, _ r: inout SimRandom) {
+            let c = ClientID(r.index(clients))
+            guard offlineUntil[c.index] < now else { return }
+            now += 1
+            let start = now
+            goOffline(c, for: burst.windowMs)
+            let spacing = max(1, (burst.windowMs - 1) / Int64(burst.writes + 1))
+            for i in 0..<burst.writes {
+                now = start + 1 + Int64(i) * spacing
+                if r.below(5) == 0 {
+                    let ns = roles.all[r.index(roles.all.count)]
+                    let id = newID()
+                    add(.create(c, id, ns, schema.fields(of: ns).map { FieldAssignment($0, value($0, &r)) }))
+                    entities.append((id, ns))
+                } else if let (e, ns) = pickEntity(&r) {
+                    update(c, e, ns, &r)
+                }
+            }
+            now = start + burst.windowMs
+            flushCloses()
+        }
 
         mutating func goOffline(_ c: ClientID, for ms: Int64) {
             guard offlineUntil[c.index] < now else { return }
