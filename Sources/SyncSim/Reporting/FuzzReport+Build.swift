@@ -36,8 +36,10 @@ extension FuzzReport {
             for inv in invariants {
                 let failing = mine.filter { $0.violated.contains(inv) }
                 let f = failures.first { $0.strategy == d.name && $0.invariant == inv }
+                let goal = InvariantReach.situation(for: inv)?.rawValue
                 cells.append(Cell(invariant: inv, claimed: claimed.contains(inv), violations: failing.count,
-                                  firstSeed: failing.map(\.seed).min(), shrunkActions: f?.shrunkActions, scenario: f?.scenario))
+                                  firstSeed: failing.map(\.seed).min(), shrunkActions: f?.shrunkActions, scenario: f?.scenario,
+                                  reachSituation: goal, reachedRuns: goal.map { g in mine.filter { $0.situations.contains(g) }.count }))
             }
             let broken = cells.filter { $0.claimed && $0.violations > 0 }.map(\.invariant)
             strategies.append(StrategyReport(name: d.name, summary: d.summary, knownBad: d.knownBad, arbitration: d.arbitration,

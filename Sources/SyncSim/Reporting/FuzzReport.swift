@@ -47,6 +47,18 @@ public struct FuzzReport: Codable, Sendable {
         public var shrunkActions: Int?
         /// The shrunk scenario, relative to the report folder.
         public var scenario: String?
+        /// The situation a run must reach to test this invariant (`InvariantReach`); absent when
+        /// it has none (every run tests it, or a user invariant).
+        public var reachSituation: String? = nil
+        /// Runs that reached `reachSituation`.
+        public var reachedRuns: Int? = nil
+
+        /// Claimed, with a reach goal reached in under `InvariantReach.vacuousBelow` of the runs:
+        /// the claim held, but was hardly tested.
+        public func isBarelyReached(runs: Int) -> Bool {
+            guard claimed, let n = reachedRuns, runs > 0 else { return false }
+            return Double(n) < InvariantReach.vacuousBelow * Double(runs)
+        }
     }
 
     public struct Metrics: Codable, Hashable, Sendable {

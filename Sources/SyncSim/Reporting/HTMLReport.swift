@@ -5,6 +5,7 @@ public enum HTMLReport {
         var p = Page()
         p.header(report)
         p.matrix(report)
+        p.reach(report)
         p.metrics(report)
         p.coverage(report)
         p.failures(report)
@@ -118,6 +119,32 @@ private struct Page {
             add("<tr><th>\(htmlEscape(s.name))</th><td class=\"num\">\(ms(m.convergeMedianMs))</td><td class=\"num\">\(ms(m.convergeP99Ms))</td>"
                 + "<td class=\"num\">\(decimal(m.messagesPerWrite, 2))</td><td class=\"num\">\(m.maxPendingQueue)</td>"
                 + flag(m.writesLost) + flag(m.staleOverwrites) + flag(m.unsettledRuns) + "<td class=\"num\">\(m.events)</td></tr>")
+        }
+        add("</tbody></table>")
+    }
+
+    // MARK: Reach
+
+    mutating func reach(_ r: FuzzReport) {
+        let rows = r.reachRows
+        guard !rows.isEmpty else { return }
+        add("<h2 id=\"reach\">Reach</h2>")
+        add("<p>A claim that held proves little if no run reached the situation that tests it. Each cell: share of runs that reached it; ◆ claimed; highlighted: claimed but reached in under 1% of runs.</p>")
+        let barely = r.barelyReachedClaims
+        if !barely.isEmpty {
+            add("<div class=\"never\"><b>Claims barely tested:</b> " + barely.map { "<span class=\"pill warn\">\(htmlEscape($0))</span>" }.joined(separator: " ") + "</div>")
+        }
+        add("<table class=\"grid\"><thead><tr><th>invariant</th><th>tested by</th>"
+            + r.strategies.map { "<th>\(htmlEscape($0.name))</th>" }.joined() + "</tr></thead><tbody>")
+        for row in rows {
+            var line = "<tr><th><code>\(htmlEscape(row.invariant))</code></th><td>\(htmlEscape(row.situation))</td>"
+            for (s, c) in zip(r.strategies, row.cells) {
+                guard let c, let n = c.reachedRuns else { line += "<td class=\"num\">–</td>"; continue }
+                let share = s.runs == 0 ? 0 : Double(n) / Double(s.runs) * 100
+                let cls = c.isBarelyReached(runs: s.runs) ? "num hot" : "num"
+                line += "<td class=\"\(cls)\" title=\"\(n) of \(s.runs) runs\">\(c.claimed ? "◆ " : "")\(decimal(share, 1))%</td>"
+            }
+            add(line + "</tr>")
         }
         add("</tbody></table>")
     }

@@ -35,6 +35,26 @@ public enum MarkdownReport {
             o += "\n"
         }
 
+        let rows = r.reachRows
+        if !rows.isEmpty {
+            o += "## Reach\n\n"
+            o += "A claim that held proves little if no run reached the situation that tests it. Each cell: runs that reached it / runs (share); ◆ claimed; ⚠️ claimed but reached in under 1% of runs.\n\n"
+            o += "| invariant | tested by | " + r.strategies.map(\.name).joined(separator: " | ") + " |\n"
+            o += "|---|---|" + r.strategies.map { _ in "---|" }.joined() + "\n"
+            for row in rows {
+                o += "| `\(row.invariant)` | \(row.situation) |"
+                for (s, c) in zip(r.strategies, row.cells) {
+                    guard let c, let n = c.reachedRuns else { o += " – |"; continue }
+                    let share = s.runs == 0 ? 0 : Double(n) / Double(s.runs) * 100
+                    o += " \(c.isBarelyReached(runs: s.runs) ? "⚠️" : "")\(c.claimed ? "◆" : "") \(n)/\(s.runs) (\(format1(share))%) |"
+                }
+                o += "\n"
+            }
+            let barely = r.barelyReachedClaims
+            o += barely.isEmpty ? "\nEvery claim with a reach goal was reached in at least 1% of runs.\n\n"
+                : "\n**Claims barely tested** (situation reached in under 1% of runs): \(barely.joined(separator: "; ")).\n\n"
+        }
+
         o += "## Metrics\n\n"
         o += "| strategy | arbitration | runs | converge median | converge p99 | messages / write | max pending | writes lost | stale overwrites | unsettled | events |\n"
         o += "|---|---|---|---|---|---|---|---|---|---|---|\n"

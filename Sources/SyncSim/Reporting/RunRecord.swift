@@ -44,6 +44,9 @@ public enum Situation: String, CaseIterable, Sendable {
     case writeRejected = "a write rejected and the user told"
     case queueFull = "a write refused because the queue was full"
     case longOffline = "a client offline for over 30 s of virtual time"
+    case writeWhileOffline = "a write made while disconnected"
+    case subscribeWhileOffline = "a subscription made while offline"
+    case deleteOfLinkTarget = "a delete of an entity a link pointed to"
     case messageLost = "a message lost in flight"
     case connectWhileOffline = "a connection attempt while offline"
     case unsettled = "a run that did not settle"
@@ -144,6 +147,34 @@ extension RunRecord {
         return longest
     }
 
+    /// A client subscribed while its device was offline (by the schedule's own actions).
+    static func subscribesWhileOffline(_ schedule: Schedule) -> Bool {
+        var offline = Set<Int>()
+        for a in schedule.actions {
+            switch a.action {
+            case .goOffline(let c): offline.insert(c.index)
+            case .goOnline(let c): offline.remove(c.index)
+            case .subscribe(let c, _, _): if offline.contains(c.index) { return true }
+            default: break
+            }
+        }
+        return false
+    }
+
+    /// Some entity was deleted (by a client or the back office) after a link pointed to it.
+    static func deletesALinkTarget(_ schedule: Schedule) -> Bool {
+        var targets = Set<EntityID>()
+        for e in schedule.initial { for l in e.links { targets.insert(l.target) } }
+        for a in schedule.actions {
+            switch a.action {
+            case .link(_, _, _, let t): targets.insert(t)
+            case .delete(_, let e), .serverDelete(let e): if targets.contains(e) { return true }
+            default: break
+            }
+        }
+        return false
+    }
+
     static func situations(_ r: RunResult, schedule: Schedule) -> [Situation] {
         let h = r.history
         var s: [Situation] = []
@@ -192,6 +223,9 @@ extension RunRecord {
         if !h.rejectedWrites.isEmpty { s.append(.writeRejected) }
         if h.told.contains(where: { if case .writeRejected(_, .queueFull) = $0.event { return true } else { return false } }) { s.append(.queueFull) }
         if Self.longestOfflineMs(schedule) > 30_000 { s.append(.longOffline) }
+        if intents.contains(where: \.whileDisconnected) { s.append(.writeWhileOffline) }
+        if Self.subscribesWhileOffline(schedule) { s.append(.subscribeWhileOffline) }
+        if Self.deletesALinkTarget(schedule) { s.append(.deleteOfLinkTarget) }
         if h.messagesLost > 0 { s.append(.messageLost) }
         if !h.connectsWhileOffline.isEmpty { s.append(.connectWhileOffline) }
         if !r.settled { s.append(.unsettled) }
