@@ -382,12 +382,12 @@ struct Monitor: Sendable {
             }
             for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (i, targeted.contains(k)) } }
         }
-        var candidates: [UInt64: [(intent: History.Intent, tx: Int, value: FieldValue)]] = [:]
+        var candidates: [UInt64: [(intent: History.Intent, made: Int, tx: Int, value: FieldValue)]] = [:]
         // Every write that took effect competes, even one the user was told failed (a timeout
         // after the server applied it): the server's log, not the client's belief, is the truth.
-        for it in h.intents {
+        for (made, it) in h.intents.enumerated() {
             guard let tx = lastTxOfWrite[it.write.id] else { continue }
-            for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, tx, x.value)) } }
+            for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, made, tx, x.value)) } }
         }
         // The fastest clock anywhere: every client's, and the server's own (skew 0), since admin
         // writes and replies carry the server's time into clients' clocks.
@@ -400,7 +400,11 @@ struct Monitor: Sendable {
                 var acceptable: [(History.Intent, FieldValue)] = []
                 switch arbitration {
                 case .serverArrival:
-                    let best = cands.max { ($0.tx, $0.intent.write.id) < ($1.tx, $1.intent.write.id) }!
+                    // Writes carried by one transaction (coalesced) tie on arrival: the one made
+                    // last wins, as the transaction applies them in the order they were made.
+                    // (Write ids say nothing about that order: a strategy or a schedule may
+                    // number writes in any order.)
+                    let best = cands.max { ($0.tx, $0.made) < ($1.tx, $1.made) }!
                     acceptable = [(best.intent, best.value)]
                 case .clientTimestamp:
                     let top = cands.map(\.intent.clientTime).max()!
