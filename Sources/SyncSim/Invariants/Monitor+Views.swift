@@ -132,6 +132,9 @@ extension Monitor {
             let w = h.intents[Int(wi)]
             for op in w.write.ops {
                 guard let a = op.assignmentsIfWrite, let rec = r.record(op.entity) else { continue }
+                // A delete that may follow the write ends what it promised for the entity: whatever
+                // the record shows afterwards (an entity re-created by a later update) is not a revert.
+                if superseded(op.entity, by: deleteIntentsOf(op.entity, h), w, wi, arbitration: arbitration, maxSkew: maxSkew, h) { continue }
                 for x in a {
                     guard let shown = rec[x.field], shown != x.value else { continue }
                     let k = Self.key(op.entity, x.field)
@@ -147,6 +150,16 @@ extension Monitor {
                 }
             }
         }
+    }
+}
+
+extension Monitor {
+    /// Intents that delete `e` (indices in `History.intents`), in order.
+    func deleteIntentsOf(_ e: EntityID, _ h: History) -> [Int32] { deleters[e] ?? [] }
+
+    func superseded(_ e: EntityID, by deletes: [Int32], _ w: History.Intent, _ wi: Int32, arbitration: Arbitration,
+                    maxSkew: Int64, _ h: History) -> Bool {
+        deletes.contains { j in j != wi && mayFollow(h.intents[Int(j)], j, w, wi, arbitration: arbitration, maxSkew: maxSkew) }
     }
 }
 

@@ -54,6 +54,8 @@ struct Monitor: Sendable {
     var writersOf: [UInt64: [Int32]] = [:]
     /// Intents that create or update each entity, in order.
     var touchers: [EntityID: [Int32]] = [:]
+    /// Intents that delete each entity, in order.
+    var deleters: [EntityID: [Int32]] = [:]
     /// (entity, field) keys each client's own user wrote (monotonicReads leaves them alone).
     var ownKeys: [Set<UInt64>]
     /// Per client: for each key, the oldest version its earlier yields certainly showed.
@@ -112,7 +114,9 @@ struct Monitor: Sendable {
         intentCount += 1
         for op in w.ops {
             switch op {
-            case .delete: deleteIntents.insert(op.entity)
+            case .delete:
+                deleteIntents.insert(op.entity)
+                deleters[op.entity, default: []].append(i)
             case .create(let e, _, let a), .update(let e, _, let a):
                 touchers[e, default: []].append(i)
                 for x in a {
