@@ -111,6 +111,22 @@ public struct InvariantCatalog: Sendable {
             return "a local change to a child entity in a subscription's result tree makes that subscription yield"
         case .queueCapNoSilentDrop:
             return "at the queue cap a new write is refused with a visible error (or accepted); nothing queued is silently dropped"
+        case .toldOutcomeIsTrue:
+            return "what the user is told is true: a write told rejected never takes effect on the server; a write told confirmed is in the server's log"
+        case .noPhantomWrite:
+            return "once the user is told a write failed, no subscription of that client still shows its effect"
+        case .neverRevertOwnWrite:
+            return "until a write's outcome is known, every yield of its client shows that write or one that may follow it (refreshes, reconnects, relaunches)"
+        case .clientWriteOrder:
+            return "the server applies one client's writes in the order its user made them, and never refuses one because of reordering"
+        case .monotonicReads:
+            return "a client's view of a field it did not write never goes back to a value older, in the server's order, than one it showed"
+        case .timelyFeedback:
+            return "after heal, every write that took effect or was refused reaches an outcome the user sees within a bound"
+        case .linkIntegrity:
+            return "no link on the server targets an entity the server does not have (deleted or never created)"
+        case .noRequestWhileOffline:
+            return "no message is sent while the device reports it is offline"
         case .liveness:
             return "after heal the run settles (nothing in flight, nothing pending, views equal to the server) within the virtual-time and event bounds"
         default:

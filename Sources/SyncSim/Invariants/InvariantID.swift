@@ -173,10 +173,56 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
     /// At the queue cap a new write is either refused with a user-visible error or accepted;
     /// nothing already queued disappears without being applied or reported (seed 003).
     public static let queueCapNoSilentDrop = InvariantID(trusted: "queueCapNoSilentDrop", rank: 13)
+    /// What the user is told is true. A write the user was told was rejected (`writeRejected`)
+    /// never appears in the server's transaction log, before or after the telling (no "limbo":
+    /// an error shown for a mutation that was committed); a write the user was told was
+    /// confirmed (`writeConfirmed`) is already in the server's log when the user is told.
+    /// Judged from what users were told and the server's log.
+    public static let toldOutcomeIsTrue = InvariantID(trusted: "toldOutcomeIsTrue", rank: 14)
+    /// Once a user is told a write failed, none of that client's subscriptions still shows its
+    /// effect once the client has handled the input that told it: no field shows the value the
+    /// failed write set, and no entity it created appears, unless something else explains it —
+    /// the server's data held that value (or entity) at some point, or another write of the same
+    /// client that was not rejected sets it. (A rejected delete that keeps hiding its entity is
+    /// not judged: a filter may hide it too.)
+    public static let noPhantomWrite = InvariantID(trusted: "noPhantomWrite", rank: 15)
+    /// From a local write until its outcome is known (the user is told it was rejected or
+    /// confirmed, or it leaves the client's pending writes), every yield of the writing client
+    /// whose result holds a field the write set shows the write's value or the value of a write
+    /// that may legitimately follow it: one made later, one the server applied after it, or one
+    /// the declared arbitration may rank above it (a later or equal client timestamp; under HLC
+    /// one made late enough that its clock may exceed the write's). Covers server refreshes
+    /// arriving before the ack, reconnects and relaunches (with persistence on, the first yield
+    /// after a relaunch already shows pending writes). Links are not judged here.
+    public static let neverRevertOwnWrite = InvariantID(trusted: "neverRevertOwnWrite", rank: 16)
+    /// Session order: the server applies one client's writes in the order its user made them
+    /// (the first application of each write; writes coalesced into one transaction tie), and
+    /// never refuses a write in a way only reordering explains: a later write of the same client
+    /// applied before the refusal, or an earlier write of the same client that creates an entity
+    /// the refused write touches applied only after it.
+    public static let clientWriteOrder = InvariantID(trusted: "clientWriteOrder", rank: 17)
+    /// Monotonic reads: for every (entity, field) the client never wrote itself, once a client
+    /// showed a value, none of its later yields shows a value that only versions older (in the
+    /// order the server's data took its values, the initial data first) than every version of
+    /// the value already shown could explain. Per client, across subscriptions and relaunches.
+    public static let monotonicReads = InvariantID(trusted: "monotonicReads", rank: 18)
+    /// After heal, every write a client accepted that took effect or was refused reaches an
+    /// outcome the user sees — told rejected, told confirmed, or the client's pending queue
+    /// empties after it — within `Monitor.feedbackBoundMs` of virtual time (counted from heal,
+    /// or from the write if later). A write that waits silently on a long timer is not
+    /// "settled" in time. Writes lost altogether are `noLostAcknowledgedWrite`'s story.
+    public static let timelyFeedback = InvariantID(trusted: "timelyFeedback", rank: 19)
+    /// Referential integrity: at the end of the run no link on the server targets an entity the
+    /// server does not have (a deleted one, or one never created). A strategy that allows
+    /// dangling links does not claim it.
+    public static let linkIntegrity = InvariantID(trusted: "linkIntegrity", rank: 20)
+    /// No message is sent by a client while its device reports it is offline (the datagram
+    /// counterpart of `noReconnectWhileOffline`; seed 000 §2.1).
+    public static let noRequestWhileOffline = InvariantID(trusted: "noRequestWhileOffline", rank: 21)
     /// After heal the run settles — nothing in flight, nothing pending, no open prompt, every
     /// subscription equal to the server's answer — within the virtual-time and event bounds.
     /// The only liveness property: violated by running out of time or events, never a hang.
-    public static let liveness = InvariantID(trusted: "liveness", rank: 14)
+    public static let liveness = InvariantID(trusted: "liveness", rank: 22)
 
     /// The built-in invariants in catalog order: the order of reports, `list invariants` and
     /// sorting. Each element's position is its `rank` (a test checks they agree).
@@ -184,7 +230,9 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
         .convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion, .noResurrection,
         .typingConvergesToLastKeystroke, .noLostAcknowledgedWrite, .readYourWrites, .noDuplicateApplication,
         .queryOnceOfflineFails, .cachedSubscriptionOffline, .noReconnectWhileOffline,
-        .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness,
+        .nestedSubscriptionReyields, .queueCapNoSilentDrop, .toldOutcomeIsTrue, .noPhantomWrite,
+        .neverRevertOwnWrite, .clientWriteOrder, .monotonicReads, .timelyFeedback, .linkIntegrity,
+        .noRequestWhileOffline, .liveness,
     ]
 
     /// The built-ins (`builtIns`), kept under the name callers used when `InvariantID` was a

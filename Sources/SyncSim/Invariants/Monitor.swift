@@ -35,6 +35,46 @@ struct Monitor: Sendable {
     /// The run's data model (which fields each entity has).
     let schema: Schema
 
+    // State of the session oracles (`Monitor+Session.swift`, `Monitor+Views.swift`).
+    /// The server's data before anything happened (the initial data): version -1 of each field.
+    var initialData = EntityStore()
+    /// Transactions seen so far: the index in `History.applied` of the next one.
+    var appliedCount: Int32 = 0
+    /// Index in the server's log of each write's first and last application, by write id
+    /// (dense); -1 = never applied.
+    var firstApplied: [Int32] = []
+    var lastApplied: [Int32] = []
+    /// The values the server's data took for each (entity, field), in order.
+    var versions = FieldVersions()
+    /// Entities the server's data ever held (besides the initial data).
+    var serverHad = Set<EntityID>()
+    /// Intents seen so far (the index of the next one in `History.intents`).
+    var intentCount: Int32 = 0
+    /// Intents (indices in `History.intents`) that assign each (entity, field), in order.
+    var writersOf: [UInt64: [Int32]] = [:]
+    /// Intents that create or update each entity, in order.
+    var touchers: [EntityID: [Int32]] = [:]
+    /// Intents that delete each entity, in order.
+    var deleters: [EntityID: [Int32]] = [:]
+    /// (entity, field) keys each client's own user wrote (monotonicReads leaves them alone).
+    var ownKeys: [Set<UInt64>]
+    /// Per client: for each key, the oldest version its earlier yields certainly showed.
+    var floors: [[UInt64: Int32]]
+    /// Per client: its writes whose outcome is not known yet (indices in `History.intents`).
+    var openWrites: [[Int32]]
+    /// Writes the user was told were rejected, so far.
+    var toldRejected = Set<WriteID>()
+    /// When the user was first told each write's outcome (rejected or confirmed).
+    var feedbackAt: [WriteID: Int64] = [:]
+    /// Per client: its pending-queue size at the last look, and when the queue became empty.
+    var lastPending: [Int]
+    var emptiedAt: [[Int64]]
+    /// Per write id: how many times its client's queue had emptied when the write was made.
+    var emptiedBefore: [Int32] = []
+    /// The first refusal of each write by the server: the log position at that moment.
+    var refusals: [(at: Int32, origin: Origin, writes: [WriteID])] = []
+    var refusedOnce = Set<WriteID>()
+
     /// An empty monitor to swap in while the real one is lent out.
     @usableFromInline static let placeholder = Monitor(clients: 0, schema: .default)
 
@@ -42,6 +82,11 @@ struct Monitor: Sendable {
         clientCount = clients
         self.schema = schema
         cachedQueries = Array(repeating: [], count: clients)
+        ownKeys = Array(repeating: [], count: clients)
+        floors = Array(repeating: [:], count: clients)
+        openWrites = Array(repeating: [], count: clients)
+        lastPending = Array(repeating: 0, count: clients)
+        emptiedAt = Array(repeating: [], count: clients)
     }
 
     /// Reports at most `perInvariantLimit` violations of one invariant per run: the first ones
@@ -62,9 +107,34 @@ struct Monitor: Sendable {
 
     // MARK: - During the run
 
-    @usableFromInline mutating func intent(_ w: UserWrite) {
-        for op in w.ops where op.isDelete { deleteIntents.insert(op.entity) }
+    /// A write someone asked for (`client` nil: the admin writer), in the order of
+    /// `History.intents`.
+    @usableFromInline mutating func intent(_ w: UserWrite, client: ClientID? = nil) {
+        let i = intentCount
+        intentCount += 1
+        for op in w.ops {
+            switch op {
+            case .delete:
+                deleteIntents.insert(op.entity)
+                deleters[op.entity, default: []].append(i)
+            case .create(let e, _, let a), .update(let e, _, let a):
+                touchers[e, default: []].append(i)
+                for x in a {
+                    let k = Self.key(e, x.field)
+                    writersOf[k, default: []].append(i)
+                    if let c = client { ownKeys[c.index].insert(k) }
+                }
+            case .link, .unlink: break
+            }
+        }
+        if let c = client {
+            Self.set(&emptiedBefore, w.id, Int32(emptiedAt[c.index].count))
+            openWrites[c.index].append(i)
+        }
     }
+
+    /// The key of one (entity, field) in the oracles' tables.
+    @inline(__always) static func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
 
     @usableFromInline mutating func connectWhileOffline(_ c: ClientID, at time: Int64) {
         report(Violation(.noReconnectWhileOffline, at: time, client: c,
@@ -79,6 +149,9 @@ struct Monitor: Sendable {
     }
 
     @usableFromInline mutating func applied(_ tx: AppliedTransaction, data: EntityStore, at time: Int64) {
+        let index = appliedCount
+        appliedCount += 1
+        noteVersions(tx, index: index, data: data)
         for w in tx.writes {
             let n = (applications[w] ?? 0) + 1
             applications[w] = n
@@ -108,7 +181,7 @@ struct Monitor: Sendable {
         capturing = true
         toldDuringCommand.removeAll(keepingCapacity: true)
         if case .write(let w) = cmd {
-            intent(w)
+            intent(w, client: c)
             let client = sim.client(c)
             beforePendingCount = client.pendingWriteCount
             beforePending = beforePendingCount >= sim.options.queueCap ? client.pendingWrites : []
@@ -249,6 +322,10 @@ struct Monitor: Sendable {
         finishFieldOrder(sim, data: data, rejected: rejected, at: t)
         let maxSkew = max(0, (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0)
         finishTyping(h, data: data, rejected: rejected, arbitration: sim.strategy.info.arbitration, maxSkew: maxSkew, at: t)
+        finishToldOutcome(h, at: t)
+        finishClientWriteOrder(h, at: t)
+        finishTimelyFeedback(h, at: t)
+        finishLinkIntegrity(data, at: t)
     }
 
     mutating func finishConvergence<S: SyncStrategy>(_ sim: Simulator<S>, rejected: Set<WriteID>, at t: Int64) {
@@ -311,12 +388,12 @@ struct Monitor: Sendable {
             }
             for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (i, targeted.contains(k)) } }
         }
-        var candidates: [UInt64: [(intent: History.Intent, tx: Int, value: FieldValue)]] = [:]
+        var candidates: [UInt64: [(intent: History.Intent, made: Int, tx: Int, value: FieldValue)]] = [:]
         // Every write that took effect competes, even one the user was told failed (a timeout
         // after the server applied it): the server's log, not the client's belief, is the truth.
-        for it in h.intents {
+        for (made, it) in h.intents.enumerated() {
             guard let tx = lastTxOfWrite[it.write.id] else { continue }
-            for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, tx, x.value)) } }
+            for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, made, tx, x.value)) } }
         }
         // The fastest clock anywhere: every client's, and the server's own (skew 0), since admin
         // writes and replies carry the server's time into clients' clocks.
@@ -329,7 +406,11 @@ struct Monitor: Sendable {
                 var acceptable: [(History.Intent, FieldValue)] = []
                 switch arbitration {
                 case .serverArrival:
-                    let best = cands.max { ($0.tx, $0.intent.write.id) < ($1.tx, $1.intent.write.id) }!
+                    // Writes carried by one transaction (coalesced) tie on arrival: the one made
+                    // last wins, as the transaction applies them in the order they were made.
+                    // (Write ids say nothing about that order: a strategy or a schedule may
+                    // number writes in any order.)
+                    let best = cands.max { ($0.tx, $0.made) < ($1.tx, $1.made) }!
                     acceptable = [(best.intent, best.value)]
                 case .clientTimestamp:
                     let top = cands.map(\.intent.clientTime).max()!

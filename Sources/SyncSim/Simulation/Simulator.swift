@@ -115,6 +115,7 @@ public struct Simulator<S: SyncStrategy> {
         server = strategy.makeServer(ServerContext(schema: schedule.schema, clientCount: n, random: root.fork(.server), options: options.strategy))
         for i in 0..<n { clients.append(strategy.makeClient(clientContext(ClientID(i)), restoring: nil)) }
         Schema.$describing.withValue(schedule.schema) { seedInitialData() }
+        monitor.noteInitialData(server.data)
         for (i, e) in compiled.entries.enumerated() { queue.push(at: e.time, .step(i)) }
         _history.setHealTime(schedule.lastActionTime + 1)
         queue.push(at: _history.healTime, .heal)
@@ -313,6 +314,7 @@ public struct Simulator<S: SyncStrategy> {
         }
         let pending = withClient(c) { $0.pendingWriteCount }
         _history.notePendingWrites(pending)
+        monitor.pending(c, count: pending, at: now)
     }
 
     /// Reads a client machine in place, through an exclusive access. A plain read of
@@ -346,6 +348,10 @@ public struct Simulator<S: SyncStrategy> {
         var yieldQuery: Query?
         if case .subscriptionYielded(let s, false) = ev { yieldQuery = activeSubs[c.index].first { $0.0 == s }?.1 }
         monitor.told(c, ev, connected: links[c.index].isOpen || (transport == .datagram && links[c.index].isUp), query: yieldQuery)
+        switch ev {
+        case .subscriptionYielded, .writeRejected, .writeConfirmed: withMonitor { $0.observe(c, ev, $1) }
+        default: break
+        }
     }
 
     @inlinable
@@ -360,6 +366,7 @@ public struct Simulator<S: SyncStrategy> {
         var link = links[c.index]
         let usable = transport == .stream ? link.isOpen : link.isUp
         guard usable else {
+            if link.device == .offline { monitor.requestWhileOffline(c, at: now) }
             lose(c, id, upward: true, transport == .stream ? "no open connection" : "link down")
             return
         }
@@ -455,6 +462,7 @@ public struct Simulator<S: SyncStrategy> {
                 let d = server.data
                 monitor.applied(tx, data: d, at: now)
             case .refused(let origin, let writes, let reason):
+                monitor.refused(origin, writes)
                 recorder.begin(now, 0x51); recorder.hasher.combine(reason)
                 if recorder.keepsLines {
                     recorder.line(now, .refused, client: nil, label: "refused",

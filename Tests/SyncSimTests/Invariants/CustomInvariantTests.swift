@@ -195,7 +195,7 @@ import SyncSim   // not @testable: user invariants must be writable with the pub
     @Test func orderIsBuiltInsInCatalogOrderThenRawValue() throws {
         let b = InvariantID.builtIns
         #expect(InvariantID.allCases == b)
-        #expect(b.count == 15 && Set(b).count == 15)
+        #expect(b.count == 23 && Set(b).count == 23)
         #expect(b.sorted() == b && b.reversed().sorted() == b)
         let users = try ["zeta", "Alpha", "alpha", "a.b", "a-b", "a_b", "0first"].map { try InvariantID(custom: $0) }
         let all = (users + b).shuffled()
@@ -210,7 +210,9 @@ import SyncSim   // not @testable: user invariants must be writable with the pub
         let raw = ["convergence", "disjointFieldMerge", "lwwConvergence", "noGhostDeletion", "noResurrection",
                    "typingConvergesToLastKeystroke", "noLostAcknowledgedWrite", "readYourWrites", "noDuplicateApplication",
                    "queryOnceOfflineFails", "cachedSubscriptionOffline", "noReconnectWhileOffline",
-                   "nestedSubscriptionReyields", "queueCapNoSilentDrop", "liveness"]
+                   "nestedSubscriptionReyields", "queueCapNoSilentDrop", "toldOutcomeIsTrue", "noPhantomWrite",
+                   "neverRevertOwnWrite", "clientWriteOrder", "monotonicReads", "timelyFeedback", "linkIntegrity",
+                   "noRequestWhileOffline", "liveness"]
         #expect(InvariantID.builtIns.map(\.rawValue) == raw)
         #expect(raw.map { InvariantID(rawValue: $0) } == InvariantID.builtIns)
         #expect(InvariantID.lwwConvergence.description == "lwwConvergence")
@@ -265,7 +267,7 @@ import SyncSim   // not @testable: user invariants must be writable with the pub
         #expect(try InvariantCatalog.entries(custom: []) == InvariantCatalog.builtIns.entries)
         // Built-in summaries are one line each and distinct; a non-built-in gets no invented one.
         let sums = InvariantID.builtIns.map(InvariantCatalog.summary)
-        #expect(Set(sums).count == 15 && sums.allSatisfy { !$0.contains("\n") })
+        #expect(Set(sums).count == 23 && sums.allSatisfy { !$0.contains("\n") })
         #expect(InvariantCatalog.summary(Self.forbiddenID).contains("not a built-in"))
     }
 

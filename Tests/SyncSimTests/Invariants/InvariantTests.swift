@@ -203,7 +203,10 @@ import Testing
         let tested: Set<InvariantID> = [.convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion, .noResurrection,
                                         .typingConvergesToLastKeystroke, .noLostAcknowledgedWrite, .readYourWrites,
                                         .noDuplicateApplication, .queryOnceOfflineFails, .cachedSubscriptionOffline,
-                                        .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness]
+                                        .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness,
+                                        // In SessionInvariantTests:
+                                        .toldOutcomeIsTrue, .noPhantomWrite, .neverRevertOwnWrite, .clientWriteOrder,
+                                        .monotonicReads, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline]
         #expect(tested == Set(InvariantID.allCases))
     }
 

@@ -27,7 +27,11 @@
 /// merge, LWW convergence, no ghost deletion, no resurrection (tombstones), no lost acknowledged
 /// write (the queue is always durable), read-your-writes, no duplicate application (idempotency
 /// keys), `queryOnce` offline failure, cached subscription offline, no reconnect while offline
-/// (it never connects), nested re-yield, queue cap without silent drop, liveness.
+/// (it never connects), nested re-yield, queue cap without silent drop, liveness; what the user
+/// is told is true (idempotency keys, tombstones), no phantom write, session order (one ordered
+/// queue, paused on a conflict), timely feedback, link integrity, no request while offline.
+/// Not promised: monotonic reads (each query keeps its own cached result, so a screen opened
+/// later can show an older snapshot than another screen already showed).
 /// Not promised: typing converges to the last keystroke. An edit queued offline *before* a burst
 /// started elsewhere conflicts with it on replay, and if its user answers "keep local" the forced
 /// write lands last and wins; that is the prompt doing its job, but the oracle only counts writes
@@ -45,7 +49,9 @@ public struct ConflictPromptStrategy: SyncStrategy {
             contract: [.convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion, .noResurrection,
                        .noLostAcknowledgedWrite, .readYourWrites,
                        .noDuplicateApplication, .queryOnceOfflineFails, .cachedSubscriptionOffline,
-                       .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness],
+                       .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness,
+                       .toldOutcomeIsTrue, .noPhantomWrite, .neverRevertOwnWrite, .clientWriteOrder, .timelyFeedback,
+                       .linkIntegrity, .noRequestWhileOffline],
             arbitration: .serverArrival)
     }
 

@@ -9,7 +9,9 @@
 ///
 /// **Contract.** Arbitration: server arrival order. It keeps `instant`'s promises except
 /// disjoint-field merge and LWW convergence: a stale snapshot re-writes fields the user did not
-/// touch, so a concurrent edit of another field is lost (clobber).
+/// touch, so a concurrent edit of another field is lost (clobber); and no phantom write: a later
+/// pending snapshot carries the field values of an earlier write, so when that write is refused
+/// the view still shows its values.
 public struct FullEntityStrategy: SyncStrategy {
     public typealias Client = InstantClient
     public typealias Server = InstantServer
@@ -21,6 +23,7 @@ public struct FullEntityStrategy: SyncStrategy {
         contract.remove(.disjointFieldMerge)
         contract.remove(.lwwConvergence)
         contract.remove(.typingConvergesToLastKeystroke)
+        contract.remove(.noPhantomWrite)
         return StrategyInfo(
             name: "fullEntity",
             summary: "InstantDB with full-entity snapshot updates: stale fields clobber concurrent edits",

@@ -2,14 +2,21 @@
 ///
 /// **Contract.** Arbitration: server arrival order (the server stamps each transaction; the last
 /// applied write per field wins). Promises: convergence, disjoint-field merge (patch updates),
-/// LWW convergence in arrival order, no ghost deletion, rapid typing ends at the last keystroke,
-/// read-your-writes, nested re-yield, `queryOnce` offline failure, cached subscriptions offline,
-/// no reconnect while offline, nothing acknowledged lost (a restart with persistence off loses
-/// the queue, which the invariants report as the data loss it is).
+/// LWW convergence in arrival order, no ghost deletion, read-your-writes, nested re-yield,
+/// `queryOnce` offline failure, cached subscriptions offline, no reconnect while offline, no
+/// request while offline, no phantom write (a refused mutation is removed and its queries
+/// re-notified, semantics §7), never reverting its own pending write (the overlay, §5), timely
+/// feedback, link integrity (a link to a missing target refuses the transaction).
 /// Not promised: no duplicate application (delivery is at least once; the server does not dedup
 /// by event id); no resurrection (an update of an entity in no cached store is an upsert, and the
 /// admin SDK upserts too: after a delete either one recreates a partial entity, semantics §12);
-/// no queue cap.
+/// no queue cap; nothing acknowledged lost (a restart with persistence off loses the queue);
+/// typing converges to the last keystroke — at-least-once delivery re-applies a replayed prefix
+/// of a burst after its last keystroke when a connection resets mid-replay (seeds 22944, 46154,
+/// 64185), as InstantDB's Reactor would (§3: no dedup); `toldOutcomeIsTrue` (a retried create
+/// already committed is answered "already exists" and reported failed); `clientWriteOrder` (a
+/// mutation refused at first, whose error is lost, is replayed and applied after later ones);
+/// `monotonicReads` (a new subscription's cached result can be older than what another showed).
 public struct InstantStrategy: SyncStrategy {
     public typealias Client = InstantClient
     public typealias Server = InstantServer
@@ -21,8 +28,9 @@ public struct InstantStrategy: SyncStrategy {
             name: "instant",
             summary: "InstantDB Reactor: durable pending mutations, patch updates, server-ordered per-field LWW",
             contract: [.convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion,
-                       .typingConvergesToLastKeystroke, .readYourWrites, .queryOnceOfflineFails,
-                       .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields, .liveness],
+                       .readYourWrites, .queryOnceOfflineFails,
+                       .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields, .liveness,
+                       .noPhantomWrite, .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline],
             arbitration: .serverArrival)
     }
 

@@ -28,13 +28,18 @@
 /// **Contract.** Arbitration: `.clientTimestamp` (record-level `updatedAt` from the client clock).
 /// Promises: convergence, noGhostDeletion, noResurrection (server tombstones),
 /// readYourWrites, queryOnceOfflineFails, cachedSubscriptionOffline, noReconnectWhileOffline,
-/// nestedSubscriptionReyields, queueCapNoSilentDrop, liveness.
+/// nestedSubscriptionReyields, queueCapNoSilentDrop, liveness, noPhantomWrite, monotonicReads
+/// (one local database, pulled forward only), timelyFeedback, linkIntegrity, noRequestWhileOffline.
 /// Not promised: disjointFieldMerge and lwwConvergence (full rows with one timestamp per row:
 /// a forced or conflict-resolved row overwrites concurrent edits of other columns; back-office
 /// writes bypass timestamps), typingConvergesToLastKeystroke (a row with a newer timestamp from
 /// another column's edit makes the burst's row lose), noDuplicateApplication (no idempotency
 /// key: a row re-pushed after a lost answer is written again with its writes),
-/// noLostAcknowledgedWrite (with persistence off a restart loses the queue).
+/// noLostAcknowledgedWrite (with persistence off a restart loses the queue), toldOutcomeIsTrue
+/// (force-from-server reports a write "discarded" that a push already applied),
+/// neverRevertOwnWrite (a write that sets a column to its current value does not mark it
+/// changed, so a pull overwrites it while the write is pending), clientWriteOrder (a push is
+/// judged per record: a conflicted record is applied later, after records written after it).
 public struct PushPullStrategy: SyncStrategy {
     public typealias Client = PushPullClient
     public typealias Server = PushPullServer
@@ -47,7 +52,8 @@ public struct PushPullStrategy: SyncStrategy {
             summary: "WatermelonDB-style pull/push of full rows with record-level client timestamps (seed 004)",
             contract: [.convergence, .noGhostDeletion, .noResurrection, .readYourWrites, .queryOnceOfflineFails,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields,
-                       .queueCapNoSilentDrop, .liveness],
+                       .queueCapNoSilentDrop, .liveness, .noPhantomWrite, .monotonicReads, .timelyFeedback,
+                       .linkIntegrity, .noRequestWhileOffline],
             arbitration: .clientTimestamp)
     }
 

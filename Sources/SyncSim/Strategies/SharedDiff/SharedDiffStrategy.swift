@@ -21,7 +21,9 @@
 /// the Reactor machinery underneath still gives it: convergence (every collection ends equal to
 /// the server's answer, however wrong that data is: a server answer never triggers a save, so
 /// nothing loops), read-your-writes (collections change at once), nested re-yield, `queryOnce`
-/// offline failure, cached subscriptions offline, no reconnect while offline, liveness.
+/// offline failure, cached subscriptions offline, no reconnect while offline, liveness, and what
+/// the Reactor's queue and server give it: never reverting a pending write, timely feedback,
+/// link integrity, no request while offline.
 /// Not promised, and expected to fail: no ghost deletion (a partial collection deletes what it
 /// does not see), no resurrection (a stale collection upserts deleted elements), disjoint-field
 /// merge, LWW convergence and typing (stale full entities and traversed children overwrite newer
@@ -39,7 +41,8 @@ public struct SharedDiffStrategy: SyncStrategy {
             name: "sharedDiff",
             summary: "SharingInstant @Shared: saves diff each collection against tracked server ids; partial views delete, stale views re-send",
             contract: [.convergence, .readYourWrites, .nestedSubscriptionReyields, .queryOnceOfflineFails,
-                       .cachedSubscriptionOffline, .noReconnectWhileOffline, .liveness],
+                       .cachedSubscriptionOffline, .noReconnectWhileOffline, .liveness,
+                       .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline],
             arbitration: .serverArrival, knownBad: true)
     }
 

@@ -1,0 +1,35 @@
+/// The values the server's data took for each (entity, field), in the order it took them: what
+/// "older" and "newer" mean for the oracles that judge what a client showed (`monotonicReads`,
+/// `noPhantomWrite`, `neverRevertOwnWrite`).
+///
+/// Read from the server's data after each applied transaction, not from the transaction's
+/// steps: under a timestamp order a step that loses leaves the data unchanged and so makes no
+/// version. A value can recur (written twice), so a shown value maps to a *range* of versions,
+/// and the oracles only ever conclude what every version in the range agrees on.
+struct FieldVersions: Sendable {
+    /// One version: the position in the server's log of the transaction that produced it.
+    struct Version: Sendable {
+        var tx: Int32
+        var value: FieldValue
+    }
+
+    /// Keyed by `Monitor.key(entity, field)`; only looked up, never iterated.
+    private var table: [UInt64: [Version]] = [:]
+
+    /// Records the value the data holds for `key` after transaction `tx`, if it changed.
+    mutating func note(_ key: UInt64, _ value: FieldValue, tx: Int32) {
+        if let last = table[key]?.last, last.value == value { return }
+        table[key, default: []].append(Version(tx: tx, value: value))
+    }
+
+    /// The oldest and newest version holding `value` (the initial data is version -1), or nil if
+    /// the server's data never held it.
+    func range(of value: FieldValue, _ key: UInt64, initial: FieldValue?) -> (oldest: Int32, newest: Int32)? {
+        var lo = Int32.max, hi = Int32.min
+        if initial == value { lo = -1; hi = -1 }
+        if let vs = table[key] {
+            for v in vs where v.value == value { lo = min(lo, v.tx); hi = max(hi, v.tx) }
+        }
+        return lo == Int32.max ? nil : (lo, hi)
+    }
+}

@@ -1,0 +1,147 @@
+/// The oracles of what a session promises about writes and messages: `toldOutcomeIsTrue`,
+/// `clientWriteOrder`, `timelyFeedback`, `linkIntegrity`, `noRequestWhileOffline`. Each reads
+/// the users' intents, the server's log (and its refusals), what users were told and when a
+/// client's pending queue emptied; none asks the strategy what it meant.
+extension Monitor {
+    /// How long after heal (or after the write, if later) a write may wait for an outcome the
+    /// user sees. Twice the longest wait the modelled systems impose after a reconnect (InstantDB's
+    /// 10 s reconnect cap) rounded up: long enough for every honest retry, short enough that a
+    /// write parked on a long timer (a 30 s poll, a timeout scaled by the queue length) is late.
+    static let feedbackBoundMs: Int64 = 20_000
+
+    static func set(_ a: inout [Int32], _ w: WriteID, _ v: Int32) {
+        let i = Int(w.raw)
+        guard i < 1 << 24 else { return }   // the initial data's id (UInt32.max) is never judged
+        if i >= a.count { a.append(contentsOf: repeatElement(-1, count: i - a.count + 1)) }
+        a[i] = v
+    }
+
+    static func get(_ a: [Int32], _ w: WriteID) -> Int32? {
+        let i = Int(w.raw)
+        return i < a.count && a[i] >= 0 ? a[i] : nil
+    }
+
+    /// Each transaction: versions of the fields it assigned, positions of the writes it carries.
+    mutating func noteVersions(_ tx: AppliedTransaction, index: Int32, data: EntityStore) {
+        for w in tx.writes {
+            if Self.get(firstApplied, w) == nil { Self.set(&firstApplied, w, index) }
+            Self.set(&lastApplied, w, index)
+        }
+        for op in tx.ops {
+            switch op {
+            case .create(let e, _, let a), .update(let e, _, let a):
+                serverHad.insert(e)
+                guard let rec = data[e] else { continue }
+                for x in a { if let v = rec[x.field] { versions.note(Self.key(e, x.field), v, tx: index) } }
+            default: break
+            }
+        }
+    }
+
+    /// The server's data before the run (called once, after the simulator seeded it).
+    @usableFromInline mutating func noteInitialData(_ data: EntityStore) { initialData = data }
+
+    /// The server refused a transaction. Only a write's first refusal counts (a duplicate request
+    /// answered again says nothing about order).
+    @usableFromInline mutating func refused(_ origin: Origin, _ writes: [WriteID]) {
+        let fresh = writes.filter { refusedOnce.insert($0).inserted }
+        if !fresh.isEmpty { refusals.append((appliedCount, origin, fresh)) }
+    }
+
+    /// A client's pending-queue size after it handled an input.
+    @usableFromInline mutating func pending(_ c: ClientID, count n: Int, at t: Int64) {
+        if n == 0 && lastPending[c.index] > 0 { emptiedAt[c.index].append(t) }
+        lastPending[c.index] = n
+    }
+
+    /// A client handed the network a message while its device reported offline.
+    @usableFromInline mutating func requestWhileOffline(_ c: ClientID, at t: Int64) {
+        report(Violation(.noRequestWhileOffline, at: t, client: c, "\(c) sent a request while its device was offline"))
+    }
+
+    /// A write told rejected never took effect; (confirmations are judged when told, `observe`).
+    mutating func finishToldOutcome(_ h: History, at t: Int64) {
+        for told in h.told {
+            guard case .writeRejected(let w, let why) = told.event, let i = Self.get(firstApplied, w) else { continue }
+            let tx = h.applied[Int(i)]
+            report(Violation(.toldOutcomeIsTrue, at: max(told.time, tx.time), client: told.client,
+                             entity: h.intent(w)?.write.ops.first?.entity,
+                             "\(told.client) was told \(w) was rejected (\(why)) at t=\(told.time)ms, but the server applied it in tx \(tx.tx.txID) at t=\(tx.time)ms"))
+        }
+    }
+
+    /// Session order from the server's log and its refusals.
+    mutating func finishClientWriteOrder(_ h: History, at t: Int64) {
+        var latest: [(write: WriteID, at: Int32)?] = Array(repeating: nil, count: clientCount)
+        var reported = Array(repeating: false, count: clientCount)
+        for it in h.intents {
+            guard case .client(let c) = it.origin, !reported[c.index], let f = Self.get(firstApplied, it.write.id) else { continue }
+            if let prev = latest[c.index], f < prev.at {
+                reported[c.index] = true
+                report(Violation(.clientWriteOrder, at: h.applied[Int(f)].time, client: c, entity: it.write.ops.first?.entity,
+                                 "the server applied \(c)'s \(it.write.id) (tx \(h.applied[Int(f)].tx.txID)) before \(prev.write) (tx \(h.applied[Int(prev.at)].tx.txID)), which \(c)'s user made first"))
+            } else {
+                latest[c.index] = (it.write.id, f)
+            }
+        }
+        for r in refusals {
+            guard case .client(let c) = r.origin, !reported[c.index] else { continue }
+            for w in r.writes {
+                guard let it = h.intent(w), it.origin == r.origin, Self.get(firstApplied, w).map({ $0 >= r.at }) ?? true else { continue }
+                let touched = Set(it.write.ops.flatMap { op -> [EntityID] in
+                    if case .link(let a, _, let b) = op { return [a, b] }
+                    if case .unlink(let a, _, let b) = op { return [a, b] }
+                    return [op.entity]
+                })
+                var why: String?
+                for other in h.intents where other.origin == r.origin && other.write.id != w {
+                    guard let f = Self.get(firstApplied, other.write.id) else { continue }
+                    if other.time > it.time || (other.time == it.time && other.write.id.raw > w.raw) {
+                        if f < r.at { why = "after applying \(other.write), which \(c)'s user made later"; break }
+                    } else if f >= r.at, other.write.ops.contains(where: { if case .create(let e, _, _) = $0 { return touched.contains(e) } else { return false } }) {
+                        why = "before applying \(other.write), which \(c)'s user made first and creates an entity it touches"; break
+                    }
+                }
+                if let why {
+                    reported[c.index] = true
+                    report(Violation(.clientWriteOrder, at: t, client: c, entity: it.write.ops.first?.entity,
+                                     "the server refused \(c)'s \(w) (\(it.write)) \(why)"))
+                    break
+                }
+            }
+        }
+    }
+
+    /// Every write that took effect or was refused reached a visible outcome within the bound.
+    mutating func finishTimelyFeedback(_ h: History, at t: Int64) {
+        for it in h.intents {
+            guard case .client(let c) = it.origin else { continue }
+            let w = it.write.id
+            guard Self.get(firstApplied, w) != nil || toldRejected.contains(w) else { continue }
+            var seen = feedbackAt[w]
+            if let k = Self.get(emptiedBefore, w), Int(k) < emptiedAt[c.index].count {
+                let e = emptiedAt[c.index][Int(k)]
+                seen = min(seen ?? e, e)
+            }
+            let deadline = max(it.time, h.healTime) + Self.feedbackBoundMs
+            if let s = seen, s <= deadline { continue }
+            if seen == nil && t <= deadline { continue }
+            report(Violation(.timelyFeedback, at: seen ?? t, client: c, entity: it.write.ops.first?.entity,
+                             "\(c)'s \(w) (\(it.write)) " + (seen.map { "reached a visible outcome only at t=\($0)ms" } ?? "never reached a visible outcome")
+                             + ", more than \(Self.feedbackBoundMs / 1000) s after " + (it.time > h.healTime ? "it was made" : "heal at t=\(h.healTime)ms")))
+        }
+    }
+
+    /// No link on the server targets an entity the server does not have.
+    mutating func finishLinkIntegrity(_ data: EntityStore, at t: Int64) {
+        for (id, rec) in data.entities {
+            for l in schema.links(of: rec.namespace) {
+                for target in rec.targets(l) where !data.contains(target) {
+                    let gone = deletedOnServer.contains(target) ? "deleted" : "never created"
+                    report(Violation(.linkIntegrity, at: t, entity: id,
+                                     "\(EntityRef(id, rec.namespace)).\(schema.name(of: l)) links to \(EntityRef(target, schema.target(of: l))), which the server does not have (\(gone))"))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+/// The oracles of what a client showed its user: `neverRevertOwnWrite`, `monotonicReads`,
+/// `noPhantomWrite`, and the confirmation half of `toldOutcomeIsTrue`. They run when the user is
+/// told something (a yield, a rejection, a confirmation), on the client's observable state right
+/// after the input that told it (`result(of:)`, `pendingWrites`), against the users' intents and
+/// the versions the server's data took (`FieldVersions`).
+extension Monitor {
+    /// A user event that some view oracle judges. Called by the simulator for yields, rejections
+    /// and confirmations only (other events cost nothing here).
+    @usableFromInline mutating func observe<S: SyncStrategy>(_ c: ClientID, _ ev: UserEvent, _ sim: Simulator<S>) {
+        let t = sim.virtualTime
+        switch ev {
+        case .writeConfirmed(let w):
+            if feedbackAt[w] == nil { feedbackAt[w] = t }
+            if Self.get(firstApplied, w) == nil {
+                report(Violation(.toldOutcomeIsTrue, at: t, client: c, entity: sim.history.intent(w)?.write.ops.first?.entity,
+                                 "\(c) was told \(w) was confirmed, but the server has not applied it"))
+            }
+        case .writeRejected(let w, _):
+            if feedbackAt[w] == nil { feedbackAt[w] = t }
+            toldRejected.insert(w)
+            checkPhantom(c, w, sim, at: t)
+        case .subscriptionYielded(let s, _):
+            checkYield(c, s, sim, at: t)
+        default: break
+        }
+    }
+
+    /// The value intent `i` assigns to `key`, if it does.
+    static func value(of it: History.Intent, _ e: EntityID, _ f: FieldID) -> FieldValue? {
+        var v: FieldValue?
+        for op in it.write.ops {
+            switch op {
+            case .create(let x, _, let a), .update(let x, _, let a) where x == e:
+                for y in a where y.field == f { v = y.value }
+            default: break
+            }
+        }
+        return v
+    }
+
+    /// noPhantomWrite: right after telling the user `w` failed, no subscription shows its effect.
+    mutating func checkPhantom<S: SyncStrategy>(_ c: ClientID, _ w: WriteID, _ sim: Simulator<S>, at t: Int64) {
+        let h = sim.history
+        guard let it = h.intent(w), it.origin == .client(c) else { return }
+        let client = sim.client(c)
+        func ownOther(_ j: Int32) -> Bool {
+            let o = h.intents[Int(j)]
+            return o.origin == .client(c) && o.write.id != w && !toldRejected.contains(o.write.id)
+        }
+        for (s, _) in sim.subscriptions(of: c) {
+            guard let r = client.result(of: s) else { continue }
+            for op in it.write.ops {
+                let e = op.entity
+                guard let rec = r.record(e) else { continue }
+                switch op {
+                case .create(_, let ns, let a), .update(_, let ns, let a):
+                    if case .create = op, !serverHad.contains(e), !initialData.contains(e),
+                       !(touchers[e] ?? []).contains(where: ownOther) {
+                        report(Violation(.noPhantomWrite, at: t, client: c, entity: e,
+                                         "\(c) was told \(w) failed, but \(s) still shows \(EntityRef(e, ns)), which only \(w) created"))
+                        return
+                    }
+                    for x in a where rec[x.field] == x.value {
+                        let k = Self.key(e, x.field)
+                        if versions.range(of: x.value, k, initial: initialData[e]?[x.field]) != nil { continue }
+                        if (writersOf[k] ?? []).contains(where: { ownOther($0) && Self.value(of: h.intents[Int($0)], e, x.field) == x.value }) { continue }
+                        report(Violation(.noPhantomWrite, at: t, client: c, entity: e,
+                                         "\(c) was told \(w) failed, but \(s) still shows \(EntityRef(e, ns)).\(x.field.name) = \(x.value), which only \(w) wrote"))
+                        return
+                    }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// neverRevertOwnWrite and monotonicReads, on one yield.
+    mutating func checkYield<S: SyncStrategy>(_ c: ClientID, _ s: SubscriptionID, _ sim: Simulator<S>, at t: Int64) {
+        let client = sim.client(c)
+        guard let r = client.result(of: s) else { return }
+        if !openWrites[c.index].isEmpty { checkOwnWrites(c, s, r, client.pendingWrites, sim, at: t) }
+        // monotonicReads: every field of every entity shown, except the client's own keys.
+        let own = ownKeys[c.index]
+        for entry in r.entries {
+            let e = entry.id
+            let initial = initialData[e]
+            for (fi, value) in entry.record.values.enumerated() {
+                guard let v = value else { continue }
+                let f = FieldID(UInt8(fi))
+                let k = Self.key(e, f)
+                if own.contains(k) { continue }
+                guard let range = versions.range(of: v, k, initial: initial?[f]) else { continue }
+                if let floor = floors[c.index][k] {
+                    if range.newest < floor {
+                        report(Violation(.monotonicReads, at: t, client: c, entity: e,
+                                         "\(s) shows \(EntityRef(e, entry.record.namespace)).\(f.name) = \(v), older than a value \(c) already showed (server version \(range.newest) < \(floor))"))
+                        continue
+                    }
+                    if range.oldest > floor { floors[c.index][k] = range.oldest }
+                } else {
+                    floors[c.index][k] = range.oldest
+                }
+            }
+        }
+    }
+
+    /// Whether intent `x` may legitimately show over `w` (made later, applied later, or ranked
+    /// above it by the declared arbitration).
+    func mayFollow(_ x: History.Intent, _ xi: Int32, _ w: History.Intent, _ wi: Int32, arbitration: Arbitration, maxSkew: Int64) -> Bool {
+        if x.time > w.time || (x.time == w.time && (x.origin != w.origin || xi > wi)) { return true }
+        if let fw = Self.get(firstApplied, w.write.id), let lx = Self.get(lastApplied, x.write.id), lx > fw { return true }
+        switch arbitration {
+        case .serverArrival: return false
+        case .clientTimestamp: return x.clientTime >= w.clientTime
+        case .hybridLogicalClock: return x.time + maxSkew >= w.clientTime
+        }
+    }
+
+    /// neverRevertOwnWrite: each open write of `c` is shown, or superseded by one that may follow it.
+    mutating func checkOwnWrites<S: SyncStrategy>(_ c: ClientID, _ s: SubscriptionID, _ r: QueryResult, _ pending: [WriteID],
+                                                _ sim: Simulator<S>, at t: Int64) {
+        let h = sim.history
+        // A write leaves the open set once its outcome is known: told, or out of the queue.
+        openWrites[c.index].removeAll { i in
+            let w = h.intents[Int(i)].write.id
+            return toldRejected.contains(w) || feedbackAt[w] != nil || !pending.contains(w)
+        }
+        guard !openWrites[c.index].isEmpty else { return }
+        let arbitration = sim.strategy.info.arbitration
+        let maxSkew = max(0, (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0)
+        for wi in openWrites[c.index] {
+            let w = h.intents[Int(wi)]
+            for op in w.write.ops {
+                guard let a = op.assignmentsIfWrite, let rec = r.record(op.entity) else { continue }
+                // A delete that may follow the write ends what it promised for the entity: whatever
+                // the record shows afterwards (an entity re-created by a later update) is not a revert.
+                if superseded(op.entity, by: deleteIntentsOf(op.entity, h), w, wi, arbitration: arbitration, maxSkew: maxSkew, h) { continue }
+                for x in a {
+                    guard let shown = rec[x.field], shown != x.value else { continue }
+                    let k = Self.key(op.entity, x.field)
+                    let explained = (writersOf[k] ?? []).contains { j in
+                        j != wi && Self.value(of: h.intents[Int(j)], op.entity, x.field) == shown
+                            && mayFollow(h.intents[Int(j)], j, w, wi, arbitration: arbitration, maxSkew: maxSkew)
+                    }
+                    if !explained {
+                        report(Violation(.neverRevertOwnWrite, at: t, client: c, entity: op.entity,
+                                         "\(c)'s \(w.write.id) set \(EntityRef(op.entity, rec.namespace)).\(x.field.name) = \(x.value) and is still pending, but \(s) shows \(shown), which no write that may follow it wrote"))
+                        return
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension Monitor {
+    /// Intents that delete `e` (indices in `History.intents`), in order.
+    func deleteIntentsOf(_ e: EntityID, _ h: History) -> [Int32] { deleters[e] ?? [] }
+
+    func superseded(_ e: EntityID, by deletes: [Int32], _ w: History.Intent, _ wi: Int32, arbitration: Arbitration,
+                    maxSkew: Int64, _ h: History) -> Bool {
+        deletes.contains { j in j != wi && mayFollow(h.intents[Int(j)], j, w, wi, arbitration: arbitration, maxSkew: maxSkew) }
+    }
+}
+
+extension Op {
+    /// The assignments of a create or an update; nil for deletes and links.
+    var assignmentsIfWrite: [FieldAssignment]? {
+        switch self {
+        case .create(_, _, let a), .update(_, _, let a): return a
+        default: return nil
+        }
+    }
+}
