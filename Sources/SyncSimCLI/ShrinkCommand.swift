@@ -20,10 +20,12 @@ struct ShrinkCommand: Command {
                              invariants (default: the first one violated); see '\(tool) list invariants'
           --out FILE         where to write the scenario (default Scenarios/found/<strategy>-<invariant>-seed<N>.json)
           --clients N, --actions N, --no-swarm   as for '\(tool) run' (must match the failing run)
+          --time-budget 60s  (sweeps) stop cleanly when spent, inside runs and shrinks too; what it
+                             stopped is left out of the figures and counted as unfinished
 
         EXIT CODES: 0 shrunk and written, 1 the seed does not fail (nothing to shrink), 2 bad usage.
 
-        SWEEP MODE: --seeds A..B instead of --seed shrinks every failure found in that range (each
+        SWEEP MODE: --seeds A..<B (or A...B) instead of --seed shrinks every failure found in that range (each
         violated invariant of each failing seed), writes nothing, and prints the distribution of
         actions before and after and of shrink time, per invariant, with --jobs N in parallel.
 
@@ -40,13 +42,19 @@ struct ShrinkCommand: Command {
             let clients = try args.int("--clients", in: FuzzConfiguration.clientsRange)
             let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange)
             let noSwarm = args.flag("--no-swarm")
+            let budget = try args.value("--time-budget").map { try OptionValues.budget($0) } ?? nil
             try args.finish()
             guard let strategy else { throw ctx.missingStrategy() }
             let seeds = try OptionValues.seedRange(range)
             guard seeds.count <= ShrinkSweep.maxSeeds else {
-                throw UsageError("--seeds: a sweep covers at most \(ShrinkSweep.maxSeeds) seeds, got \(seeds.count) in '\(range)'")
+                throw UsageError("--seeds: a sweep covers at most \(ShrinkSweep.maxSeeds) seeds, got \(seeds.count) in '\(OptionValues.shown(range))'")
             }
-            return ShrinkSweep.run(strategy, seeds, jobs: jobs, config: .init(clients: clients, actions: actions ?? 60, swarm: !noSwarm), ctx)
+            ctx.noteIfDebugBuild()
+            let config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
+            let status = Interruption.whileHandling { interrupted in
+                ShrinkSweep.run(strategy, seeds, jobs: jobs, config: config, budgetSeconds: budget, interrupted: interrupted, ctx)
+            }
+            return Interruption.signalNumber != 0 ? Interruption.exitStatus : status
         }
         let seed = try args.seed("--seed")
         let invName = try args.value("--invariant")
@@ -56,7 +64,8 @@ struct ShrinkCommand: Command {
         let noSwarm = args.flag("--no-swarm")
         try args.finish()
         guard let strategy else { throw ctx.missingStrategy() }
-        guard let seed else { throw UsageError("--seed is required (a non-negative whole number)") }
+        guard let seed else { throw UsageError("--seed is required (a seed: a whole number in 0…\(UInt64.max)), or --seeds A..<B for a sweep") }
+        ctx.noteIfDebugBuild()
         let invariant = try invName.map { try ctx.invariant(named: $0, option: "--invariant") }
         let name = strategy.name
         let config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)

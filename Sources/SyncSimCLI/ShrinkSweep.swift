@@ -3,30 +3,48 @@ import Foundation
 /// `shrink --seeds A..B`: shrinks every failure in a range and prints the distribution of
 /// shrunk lengths and shrink times per invariant — the shrinker's own benchmark and regression
 /// check (exit 1 when a case stays over 10 actions, takes over 2 s, or stops failing).
+///
+/// `budget` (and Ctrl-C) bound the sweep like `fuzz --time-budget`: checked before each seed and
+/// shrink, inside runs and inside shrinking. Seeds and shrinks it stops are unfinished: left out
+/// of the figures (never counted as passed or failed) and named in the output.
 enum ShrinkSweep {
     /// Sweeps materialise per-seed results; more seeds than this is a usage error.
     static let maxSeeds: UInt64 = 1_000_000
 
     struct Row: Sendable { var inv: InvariantID; var seed: UInt64; var before: Int; var after: Int; var seconds: Double; var kept: Bool }
 
-    static func run(_ strategy: AnyStrategy, _ range: SeedRange, jobs: Int, config: WorkloadGenerator.Config, _ ctx: CLIContext) -> Int32 {
+    static func run(_ strategy: AnyStrategy, _ range: SeedRange, jobs: Int, config: WorkloadGenerator.Config,
+                    budgetSeconds: Double?, interrupted: @escaping @Sendable () -> Bool, _ ctx: CLIContext) -> Int32 {
         let lower = range.lowerBound
-        let firsts: [[InvariantID]] = ParallelRunner.map(Int(range.count), jobs: jobs) { i in
+        let deadline = budgetSeconds.map { WallClock.seconds() + $0 } ?? .infinity
+        let halt = RunStop { WallClock.seconds() > deadline || interrupted() }
+        // nil: the seed's run was stopped half-way (unfinished).
+        var firsts: [[InvariantID]?] = ParallelRunner.prefix(Int(range.count), jobs: jobs, shouldStop: halt.shouldStop) { i in
             let seed = lower + UInt64(i)
-            return (try? strategy.run(strategy.schedule(seed: seed, config), seed: seed))?.violatedInvariants ?? []
+            guard let r = try? RunStop.$current.withValue(halt, operation: { try strategy.run(strategy.schedule(seed: seed, config), seed: seed) }) else { return [] }
+            return r.interrupted ? nil : r.violatedInvariants
         }
+        if let cut = firsts.firstIndex(where: { $0 == nil }) { firsts.removeSubrange(cut...) }
         var work: [(UInt64, InvariantID)] = []
-        for (i, invs) in firsts.enumerated() { for inv in invs { work.append((lower + UInt64(i), inv)) } }
+        for (i, invs) in firsts.enumerated() { for inv in invs ?? [] { work.append((lower + UInt64(i), inv)) } }
         let todo = work
-        let rows: [Row] = ParallelRunner.map(todo.count, jobs: jobs) { i in
+        // nil: the shrink was stopped (unfinished).
+        let done: [Row?] = ParallelRunner.prefix(todo.count, jobs: jobs, shouldStop: halt.shouldStop) { i in
             let (seed, inv) = todo[i]
             let s = strategy.schedule(seed: seed, config)
             let t0 = WallClock.seconds()
-            let out = strategy.shrink(s, seed: seed, invariant: inv)
+            let out = RunStop.$current.withValue(halt) { strategy.shrink(s, seed: seed, invariant: inv, shouldStop: halt.shouldStop) }
             let dt = WallClock.seconds() - t0
+            if halt.shouldStop() { return nil }
             // The shrunk schedule must replay to the same invariant.
             let kept = out.map { o in (try? strategy.run(o.schedule, seed: seed))?.violations.contains { $0.invariant == inv } ?? false } ?? false
             return Row(inv: inv, seed: seed, before: s.actions.count, after: out?.schedule.actions.count ?? -1, seconds: dt, kept: kept)
+        }
+        let rows = done.compactMap { $0 }
+        let unshrunk = todo.count - rows.count
+        if firsts.count < Int(range.count) || unshrunk > 0 {
+            let why = interrupted() ? "interrupted" : "the time budget ran out"
+            ctx.print("INCOMPLETE (\(why)): \(firsts.count) of \(range.count) seeds run; \(unshrunk) of \(todo.count) failures found left unshrunk and out of the figures below")
         }
         func med<T: Comparable>(_ x: [T]) -> T { x.sorted()[x.count / 2] }
         func line(_ label: String, _ r: [Row]) -> String {

@@ -152,6 +152,15 @@ public struct FuzzReport: Codable, Sendable {
         case interrupted
         /// `--stop-on-first`: a run broke its strategy's contract.
         case firstContractViolation
+
+        /// How reports say it.
+        public var sentence: String {
+            switch self {
+            case .timeBudget: return "the time budget ran out"
+            case .interrupted: return "interrupted (SIGINT/SIGTERM)"
+            case .firstContractViolation: return "stopped at the first contract violation"
+            }
+        }
     }
     public var seedsRun: Int
     public var strategies: [StrategyReport]
