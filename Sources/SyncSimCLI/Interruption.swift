@@ -22,9 +22,17 @@ enum Interruption {
         #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
         let previousInt = signal(SIGINT, handleSignal)
         let previousTerm = signal(SIGTERM, handleSignal)
+        // A parent that spawned us from a thread blocking signals (a dispatch worker, a test
+        // runner) passes its mask on: unblock ours, or Ctrl-C would stay pending for ever.
+        var set = sigset_t(), previousMask = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, &previousMask)
         defer {
             signal(SIGINT, previousInt)
             signal(SIGTERM, previousTerm)
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         }
         #endif
         return try body({ receivedSignal != 0 })
