@@ -18,33 +18,33 @@ enum ShrinkSweep {
         let lower = range.lowerBound
         let deadline = budgetSeconds.map { WallClock.seconds() + $0 } ?? .infinity
         let halt = RunStop { WallClock.seconds() > deadline || interrupted() }
-        // nil: the seed's run was stopped half-way (unfinished).
-        var firsts: [[InvariantID]?] = ParallelRunner.prefix(Int(range.count), jobs: jobs, shouldStop: halt.shouldStop) { i in
+        // Seed by seed: run it, then shrink each invariant it violates, so a budget yields
+        // whole seeds (a sample of the range), not a first phase that eats it all. nil: the
+        // seed's run or one of its shrinks was stopped half-way (unfinished).
+        var perSeed: [[Row]?] = ParallelRunner.prefix(Int(range.count), jobs: jobs, shouldStop: halt.shouldStop) { i in
             let seed = lower + UInt64(i)
-            guard let r = try? RunStop.$current.withValue(halt, operation: { try strategy.run(strategy.schedule(seed: seed, config), seed: seed) }) else { return [] }
-            return r.interrupted ? nil : r.violatedInvariants
-        }
-        if let cut = firsts.firstIndex(where: { $0 == nil }) { firsts.removeSubrange(cut...) }
-        var work: [(UInt64, InvariantID)] = []
-        for (i, invs) in firsts.enumerated() { for inv in invs ?? [] { work.append((lower + UInt64(i), inv)) } }
-        let todo = work
-        // nil: the shrink was stopped (unfinished).
-        let done: [Row?] = ParallelRunner.prefix(todo.count, jobs: jobs, shouldStop: halt.shouldStop) { i in
-            let (seed, inv) = todo[i]
             let s = strategy.schedule(seed: seed, config)
-            let t0 = WallClock.seconds()
-            let out = RunStop.$current.withValue(halt) { strategy.shrink(s, seed: seed, invariant: inv, shouldStop: halt.shouldStop) }
-            let dt = WallClock.seconds() - t0
-            if halt.shouldStop() { return nil }
-            // The shrunk schedule must replay to the same invariant.
-            let kept = out.map { o in (try? strategy.run(o.schedule, seed: seed))?.violations.contains { $0.invariant == inv } ?? false } ?? false
-            return Row(inv: inv, seed: seed, before: s.actions.count, after: out?.schedule.actions.count ?? -1, seconds: dt, kept: kept)
+            return RunStop.$current.withValue(halt) { () -> [Row]? in
+                guard let r = try? strategy.run(s, seed: seed) else { return [] }
+                if r.interrupted { return nil }
+                var rows: [Row] = []
+                for inv in r.violatedInvariants {
+                    let t0 = WallClock.seconds()
+                    let out = strategy.shrink(s, seed: seed, invariant: inv, shouldStop: halt.shouldStop)
+                    let dt = WallClock.seconds() - t0
+                    if halt.shouldStop() { return nil }
+                    // The shrunk schedule must replay to the same invariant.
+                    let kept = out.map { o in (try? strategy.run(o.schedule, seed: seed))?.violations.contains { $0.invariant == inv } ?? false } ?? false
+                    rows.append(Row(inv: inv, seed: seed, before: s.actions.count, after: out?.schedule.actions.count ?? -1, seconds: dt, kept: kept))
+                }
+                return rows
+            }
         }
-        let rows = done.compactMap { $0 }
-        let unshrunk = todo.count - rows.count
-        if firsts.count < Int(range.count) || unshrunk > 0 {
+        if let cut = perSeed.firstIndex(where: { $0 == nil }) { perSeed.removeSubrange(cut...) }
+        let rows = perSeed.flatMap { $0 ?? [] }
+        if perSeed.count < Int(range.count) {
             let why = interrupted() ? "interrupted" : "the time budget ran out"
-            ctx.print("INCOMPLETE (\(why)): \(firsts.count) of \(range.count) seeds run; \(unshrunk) of \(todo.count) failures found left unshrunk and out of the figures below")
+            ctx.print("INCOMPLETE (\(why)): \(perSeed.count) of \(range.count) seeds run and shrunk; the figures below cover those seeds only (the seed in progress is left out)")
         }
         func med<T: Comparable>(_ x: [T]) -> T { x.sorted()[x.count / 2] }
         func line(_ label: String, _ r: [Row]) -> String {
@@ -52,7 +52,8 @@ enum ShrinkSweep {
                                         med(r.map(\.before)), r.map(\.before).max()!, med(r.map(\.after)), r.map(\.after).max()!,
                                         med(r.map(\.seconds)), r.map(\.seconds).max()!)
         }
-        ctx.print("\(strategy.name): \(rows.count) failures in seeds \(range) (\(Set(rows.map(\.seed)).count) failing seeds)")
+        let covered = perSeed.count < Int(range.count) ? "\(lower)..<\(lower + UInt64(perSeed.count))" : "\(range)"
+        ctx.print("\(strategy.name): \(rows.count) failures in seeds \(covered) (\(Set(rows.map(\.seed)).count) failing seeds)")
         ctx.print("invariant                         n   actions before med/max   after med/max   seconds med/max")
         for inv in ctx.invariants.ids {
             let r = rows.filter { $0.inv == inv }
