@@ -53,6 +53,22 @@ enum OptionValues {
         return shard
     }
 
+    /// Text for the terminal with every control character but newline shown escaped: the last
+    /// guard of every error line, whatever a message quotes (a strategy name with a NUL, an
+    /// escape sequence in a path).
+    static func visible(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        var out = ""
+        for c in s.unicodeScalars {
+            if c != "\n" && isControl(c) { out += "\\u{\(String(c.value, radix: 16))}" } else { out.unicodeScalars.append(c) }
+        }
+        return out
+    }
+
+    private static func isControl(_ c: Unicode.Scalar) -> Bool {
+        c.value < 0x20 || c.value == 0x7F || (0x80..<0xA0).contains(c.value)
+    }
+
     /// A value as an error message shows it: control characters (NUL, escape, newlines) made
     /// visible, at most 60 characters, so a hostile argument can neither garble a terminal nor
     /// flood a log.
@@ -61,7 +77,7 @@ enum OptionValues {
         var n = 0
         for c in s.unicodeScalars {
             if n == limit { return out + "… (\(s.unicodeScalars.count) characters)" }
-            if c.value < 0x20 || c.value == 0x7F || (0x80..<0xA0).contains(c.value) {
+            if isControl(c) {
                 out += "\\u{\(String(c.value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(c)

@@ -134,7 +134,11 @@ public enum SyncSimCLI {
         let tool = ctx.commandName
         if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
             ctx.print(rootHelp(tool))
-            return argv.isEmpty ? ExitCode.usage : ExitCode.ok
+            if argv.isEmpty {
+                ctx.printError("error: no command given; name one, e.g. '\(tool) fuzz' (the commands are listed above)")
+                return ExitCode.usage
+            }
+            return ExitCode.ok
         }
         if argv == ["--version"] || argv == ["version"] {
             ctx.print(versionLine(tool))
