@@ -43,7 +43,7 @@ import SyncSimCLI
             (["fuzz", "--quiet", "--quiet"], "--quiet is given more than once"),
             (["run", "--strategy", "instant", "--seed", "1", "extra"], "unexpected argument 'extra' for 'run'"),
             (["run", "--strategy", "instant", "--seed", "1", "--json=yes"], "--json is a flag and takes no value"),
-            (["list", "strategies", "invariants"], "name one list"),
+            (["list", "strategies", "invariants"], "'list' takes one name"),
             (["run", "--strategy", "instant", "--seed"], "--seed needs a value"),
         ]
         for (args, message) in cases {

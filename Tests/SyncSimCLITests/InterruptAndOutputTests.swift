@@ -117,10 +117,17 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: "\(shard)/\(scenario)", withDestinationPath: "\(outside)/secret.json")
         let linked = try CLI.run(["merge", shard, "--report-dir", Self.tmp("merge-out")])
         #expect(linked.status == 2 && linked.stderr.contains("a symbolic link"), "\(linked.stderr)")
+        // Nor is a report.json that links elsewhere.
+        let linkedDir = Self.tmp("merge-linked")
+        try? FileManager.default.removeItem(atPath: linkedDir)
+        try FileManager.default.createDirectory(atPath: linkedDir, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(linkedDir)/report.json", withDestinationPath: "\(shard)/report.json")
+        let l2 = try CLI.run(["merge", linkedDir, "--report-dir", Self.tmp("merge-out3")])
+        #expect(l2.status == 2 && l2.stderr.contains("report.json is a symbolic link"), "\(l2.stderr)")
         // A report.json that is not a report: a sentence with the JSON path, no Foundation dump.
         let bad = Self.tmp("merge-bad")
         try FileManager.default.createDirectory(atPath: bad, withIntermediateDirectories: true)
-        try Data(#"{"format": 1, "options": 7}"#.utf8).write(to: URL(fileURLWithPath: "\(bad)/report.json"))
+        try Data(#"{"format": 1, "tool": "syncsim", "options": 7}"#.utf8).write(to: URL(fileURLWithPath: "\(bad)/report.json"))
         let b = try CLI.run(["merge", bad, "--report-dir", Self.tmp("merge-out2")])
         #expect(b.status == 2 && b.stderr.contains("report.json: not a syncsim fuzz report: at options: expected"), "\(b.stderr)")
         #expect(!b.stderr.contains("Swift.DecodingError") && !b.stderr.contains("codingPath"))

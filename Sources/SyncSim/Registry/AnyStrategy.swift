@@ -152,7 +152,9 @@ public struct AnyStrategy: Sendable {
             return violations
         }, onProgress: request.onProgress)
         shrinker.maxRuns = request.maxRuns
-        shrinker.shouldStop = { found.stopped || shouldStop() }
+        // The run closure asks `shouldStop` (once per candidate, as documented) and records the
+        // answer; the shrinker then ends every pass at once.
+        shrinker.shouldStop = { found.stopped }
         let outcome = shrinker.shrink(request.schedule)
         if !found.stopped { return outcome }
         // Stopped: the shrinker keeps every candidate that still fails, so the last failing

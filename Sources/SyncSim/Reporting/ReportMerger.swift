@@ -22,6 +22,9 @@ public enum ReportMerger {
         if isSymbolicLink("\(out)/scenarios") {
             throw ReportMergeError("\(out)/scenarios is a symbolic link: the merge writes only inside \(out); remove the link")
         }
+        for d in dirs where isSymbolicLink("\(d)/report.json") {
+            throw ReportMergeError("\(d)/report.json is a symbolic link (the merge reads only inside the folders it is given); copy the real file there")
+        }
         let reports = try dirs.map(ReportWriter.load)
         let base = reports[0]
         let described = base.strategies.map(\.strategyDescription)
