@@ -15,7 +15,13 @@ struct CLIContext: Sendable {
     func print(_ s: String = "") { output.standardOutput(s + "\n") }
 
     /// A line on standard error.
-    func printError(_ s: String) { output.standardError(s + "\n") }
+    func printError(_ s: String) { output.standardError(OptionValues.visible(s) + "\n") }
+
+    /// Says on standard error that this is a debug build (long commands call it once their
+    /// options are accepted, so a usage error stays the only line).
+    func noteIfDebugBuild() {
+        if BuildKind.isDebug { printError(BuildKind.debugNote(commandName)) }
+    }
 
     /// The strategy named by an option's value, or a usage error naming the option, close
     /// names and the valid ones.

@@ -13,14 +13,16 @@ struct FuzzCommand: Command {
 
         OPTIONS:
           --strategy NAME|all   a strategy to fuzz (repeatable; default all); see '\(tool) list strategies'
-          --seeds A..B          seeds A up to B, B excluded (default 0..200)
+          --seeds A..<B         seeds A up to B, B excluded (also A..B; A...B includes B; default 0..<200)
           --count N --start S   the same as --seeds S..S+N (S default 0, N default 200)
           --shard K/N           only the seeds at positions ≡ K-1 (mod N): disjoint shards for CI
                                 matrices; '\(tool) merge' joins their report folders
           --jobs N              parallel simulations (default: all cores); each stays single-threaded
                                 and deterministic, and the report does not depend on N
-          --time-budget 60s     stop cleanly when the budget is spent (s, m or ms; default 240s) and
-                                report what ran; 0 for no budget
+          --time-budget 60s     stop cleanly when the budget is spent (ms, s, m or h; default 240s):
+                                checked inside runs and shrinking too, so it ends within a second
+                                of the budget; the report keeps what finished, marked incomplete,
+                                and names the failures left unshrunk; 0 for no budget
           --stop-on-first       stop at the first contract violation
           --no-shrink           report failures without shrinking them
           --report-dir DIR      where to write (default Reports/<UTC time>-<run id>)
@@ -29,7 +31,9 @@ struct FuzzCommand: Command {
           --quiet               no progress lines
 
         EXIT CODES: 0 every strategy met its contract (a known-bad strategy failing an invariant it
-        does not claim is expected and reported, not an error), 1 a contract violation, 2 bad input.
+        does not claim is expected and reported, not an error), 1 a contract violation, 2 bad input,
+        130/143 stopped by SIGINT/SIGTERM (Ctrl-C): the report is written with every finished run,
+        marked interrupted; a second Ctrl-C ends at once.
 
         EXAMPLES:
           \(tool) fuzz
@@ -48,7 +52,7 @@ struct FuzzCommand: Command {
         let budget = try args.value("--time-budget").map { try OptionValues.budget($0) } ?? 240
         let stopOnFirst = args.flag("--stop-on-first")
         let noShrink = args.flag("--no-shrink")
-        let reportDirArg = try args.value("--report-dir")
+        let reportDirArg = try args.value("--report-dir").map(Self.reportFolder)
         let noSwarm = args.flag("--no-swarm")
         _ = args.flag("--swarm")
         let clients = try args.int("--clients", in: FuzzConfiguration.clientsRange)
@@ -82,11 +86,34 @@ struct FuzzCommand: Command {
             if case .tooManyRuns = e { throw UsageError("--seeds: \(e)") }
             throw UsageError("\(e)")
         }
+        let dir = configuration.reportDirectory!
+        // Before any simulation: a run that could never write its report fails now.
+        do {
+            try ReportWriter.prepareFolder(dir)
+        } catch let e as ReportFileError {
+            throw UsageError("--report-dir '\(OptionValues.shown(dir))' cannot hold the report: \(e.message); choose another folder")
+        }
+        ctx.noteIfDebugBuild()
         let printer = ProgressPrinter(output: ctx.output, quiet: quiet)
-        let result = try driver.run(progress: { printer.show($0) })
+        let result = try Interruption.whileHandling { interrupted in
+            var c = configuration
+            c.interrupt = interrupted
+            return try FuzzDriver(strategies: strategies, configuration: c).run(progress: { printer.show($0) })
+        }
         printer.finish()
-        printSummary(result.report, dir: configuration.reportDirectory!, ctx)
+        printSummary(result.report, dir: dir, ctx)
+        if result.report.stopReason == .interrupted, Interruption.signalNumber != 0 {
+            ctx.printError("interrupted by \(Interruption.signalName): the report holds the runs that finished and is marked incomplete")
+            return Interruption.exitStatus
+        }
         return result.report.allContractsMet ? ExitCode.ok : ExitCode.violation
+    }
+
+    /// `--report-dir`'s value, refused when empty (it would write into the current folder's
+    /// parent or the filesystem root).
+    static func reportFolder(_ s: String) throws -> String {
+        guard !s.isEmpty else { throw UsageError("--report-dir is empty; name a folder, e.g. --report-dir Reports/run-1") }
+        return s
     }
 
     /// The part of the options that identifies a run (for the run id).
@@ -100,10 +127,33 @@ struct FuzzCommand: Command {
     }
 
     static func printSummary(_ r: FuzzReport, dir: String, _ ctx: CLIContext) {
-        ctx.print("fuzzed \(r.options.strategies.count) strategies × \(r.seedsRun) seeds (\(r.options.seeds)\(r.options.shard.map { ", shard \($0)" } ?? ""))\(r.complete ? "" : " — stopped early")")
+        let why: String
+        switch r.stopReason {
+        case .timeBudget?: why = " — INCOMPLETE: the time budget ran out (runs it stopped are left out)"
+        case .interrupted?: why = " — INCOMPLETE: interrupted (runs it stopped are left out)"
+        case .firstContractViolation?: why = " — stopped at the first contract violation"
+        case nil: why = r.complete ? "" : " — INCOMPLETE"
+        }
+        ctx.print("fuzzed \(r.options.strategies.count) strategies × \(r.seedsRun) seeds (\(r.options.seeds)\(r.options.shard.map { ", shard \($0)" } ?? ""))\(why)")
+        var anyViolated = false
         for s in r.strategies {
             let violated = s.cells.filter { $0.violations > 0 }.map { "\($0.invariant)\($0.claimed ? "!" : "") \($0.violations)" }
+            if !violated.isEmpty { anyViolated = true }
             ctx.print("  \(s.name.rightPad(15)) \(s.metContract ? "met its contract" : "CONTRACT VIOLATED: \(s.contractViolations.joined(separator: ", "))")" + (violated.isEmpty ? "" : "   [\(violated.joined(separator: ", "))]"))
+        }
+        if anyViolated {
+            ctx.print("  [invariant N]: N runs violated it; '!' marks an invariant the strategy claims (a contract violation, exit 1);")
+            ctx.print("  without '!' it is not claimed: expected of a known-bad strategy, reported, not an error")
+        }
+        let unshrunk = r.failures.filter { $0.shrinkStopped == true && $0.shrunkActions == nil }
+        let partly = r.failures.filter { $0.shrinkStopped == true && $0.shrunkActions != nil }
+        if !unshrunk.isEmpty {
+            ctx.print("left unshrunk (out of time): \(unshrunk.map { "\($0.strategy)/\($0.invariant) seed \($0.seed)" }.joined(separator: ", ")); reproduce and shrink with:")
+            let g = WorkloadGenerator.Config(clients: r.options.clients, actions: r.options.actions, swarm: r.options.swarm)
+            for f in unshrunk { ctx.print("  " + ctx.commands.shrink(strategy: f.strategy, seed: f.seed, invariant: f.invariant, generator: g)) }
+        }
+        if !partly.isEmpty {
+            ctx.print("shrinking stopped early (may not be minimal): \(partly.map { "\($0.strategy)/\($0.invariant) seed \($0.seed)" }.joined(separator: ", "))")
         }
         ctx.print("report: \(dir)/report.md  (also report.html, report.json, junit.xml)")
     }

@@ -15,7 +15,9 @@ struct ListCommand: Command {
     static func run(_ args: inout Arguments, _ ctx: CLIContext) throws -> Int32 {
         let what = args.positionals()
         try args.finish()
-        guard what.count <= 1 else { throw UsageError("name one list: strategies or invariants") }
+        guard what.count <= 1 else {
+            throw UsageError("'list' takes one name, 'strategies' or 'invariants'; got \(what.count): \(what.map { "'\(OptionValues.shown($0))'" }.joined(separator: " "))")
+        }
         switch what.first ?? "strategies" {
         case "strategies":
             for s in ctx.strategies.strategies {
@@ -42,7 +44,7 @@ struct ListCommand: Command {
             }
         case let other:
             let close = NameSuggestion.closest(to: other, in: ["strategies", "invariants"])
-            throw UsageError("unknown list '\(other)'\(close.isEmpty ? "" : " (did you mean '\(close[0])'?)"); valid values: strategies, invariants")
+            throw UsageError("unknown list '\(OptionValues.shown(other))'\(close.isEmpty ? "" : " (did you mean '\(close[0])'?)"); valid values: strategies, invariants")
         }
         return ExitCode.ok
     }

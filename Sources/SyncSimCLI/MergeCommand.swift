@@ -21,7 +21,7 @@ struct MergeCommand: Command {
         let out = try args.value("--report-dir") ?? "Reports/merged-\(FuzzCommand.utcStamp())"
         let dirs = args.positionals()
         try args.finish()
-        guard !dirs.isEmpty else { throw UsageError("name at least one report folder") }
+        guard !dirs.isEmpty else { throw UsageError("'merge' needs at least one report folder DIR, e.g. '\(ctx.commandName) merge Reports/shard-1 Reports/shard-2'") }
         let report: FuzzReport
         do {
             report = try ReportMerger.merge(dirs, into: out, commandPrefix: ctx.commands.prefix)

@@ -31,7 +31,10 @@ struct ReplayCommand: Command {
         let quiet = args.flag("--quiet")
         let paths = args.positionals()
         try args.finish()
-        guard !paths.isEmpty else { throw UsageError("name at least one scenario file or folder") }
+        guard !paths.isEmpty else { throw UsageError("'replay' needs at least one scenario FILE or folder, e.g. '\(ctx.commandName) replay Scenarios'") }
+        for p in paths where !FileManager.default.fileExists(atPath: p) {
+            throw UsageError("no scenario file or folder named '\(OptionValues.shown(p, limit: 200))'; name a scenario .json file or a folder of them")
+        }
         let files = try ScenarioFiles.expand(paths)
         // Load every file first: a bad file is exit 2 before anything runs.
         var scenarios: [(String, Scenario)] = []

@@ -9,6 +9,8 @@ struct RunReport: Encodable {
         var client: String?
         var entity: UInt32?
         var explanation: String
+        /// The strategy claims the invariant: a contract violation (exit 1).
+        var claimed: Bool
     }
     struct C: Encodable {
         var client: String
@@ -28,11 +30,13 @@ struct RunReport: Encodable {
     var actions: Int
     var clients: [C]
     var violations: [V]
+    /// No violation of an invariant the strategy claims (the exit status is 0 exactly then).
+    var contractMet: Bool
     /// The user invariants the run was judged by, in id order; absent when none (the JSON of a
     /// tool without user invariants is unchanged). Their violations are in `violations`.
     var userInvariants: [String]?
 
-    init(_ r: RunResult, schedule: Schedule) {
+    init(_ r: RunResult, schedule: Schedule, contract: Set<InvariantID>) {
         strategy = r.strategy
         seed = r.seed
         events = r.events
@@ -49,7 +53,9 @@ struct RunReport: Encodable {
               subscriptions: Dictionary(uniqueKeysWithValues: c.subscriptions.map { ($0.id.description, $0.result == $0.expected) }))
         }
         userInvariants = r.customInvariants.isEmpty ? nil : r.customInvariants.map(\.rawValue)
-        violations = r.violations.map { V(invariant: $0.invariant.rawValue, timeMs: $0.time, client: $0.client?.description, entity: $0.entity?.raw, explanation: $0.explanation) }
+        violations = r.violations.map { V(invariant: $0.invariant.rawValue, timeMs: $0.time, client: $0.client?.description, entity: $0.entity?.raw,
+                                          explanation: $0.explanation, claimed: contract.contains($0.invariant)) }
+        contractMet = !r.violations.contains { contract.contains($0.invariant) }
     }
 
     func json() throws -> String {

@@ -3,30 +3,48 @@ import Foundation
 /// `shrink --seeds A..B`: shrinks every failure in a range and prints the distribution of
 /// shrunk lengths and shrink times per invariant — the shrinker's own benchmark and regression
 /// check (exit 1 when a case stays over 10 actions, takes over 2 s, or stops failing).
+///
+/// `budget` (and Ctrl-C) bound the sweep like `fuzz --time-budget`: checked before each seed and
+/// shrink, inside runs and inside shrinking. Seeds and shrinks it stops are unfinished: left out
+/// of the figures (never counted as passed or failed) and named in the output.
 enum ShrinkSweep {
     /// Sweeps materialise per-seed results; more seeds than this is a usage error.
     static let maxSeeds: UInt64 = 1_000_000
 
     struct Row: Sendable { var inv: InvariantID; var seed: UInt64; var before: Int; var after: Int; var seconds: Double; var kept: Bool }
 
-    static func run(_ strategy: AnyStrategy, _ range: SeedRange, jobs: Int, config: WorkloadGenerator.Config, _ ctx: CLIContext) -> Int32 {
+    static func run(_ strategy: AnyStrategy, _ range: SeedRange, jobs: Int, config: WorkloadGenerator.Config,
+                    budgetSeconds: Double?, interrupted: @escaping @Sendable () -> Bool, _ ctx: CLIContext) -> Int32 {
         let lower = range.lowerBound
-        let firsts: [[InvariantID]] = ParallelRunner.map(Int(range.count), jobs: jobs) { i in
+        let deadline = budgetSeconds.map { WallClock.seconds() + $0 } ?? .infinity
+        let halt = RunStop { WallClock.seconds() > deadline || interrupted() }
+        // Seed by seed: run it, then shrink each invariant it violates, so a budget yields
+        // whole seeds (a sample of the range), not a first phase that eats it all. nil: the
+        // seed's run or one of its shrinks was stopped half-way (unfinished).
+        var perSeed: [[Row]?] = ParallelRunner.prefix(Int(range.count), jobs: jobs, shouldStop: halt.shouldStop) { i in
             let seed = lower + UInt64(i)
-            return (try? strategy.run(strategy.schedule(seed: seed, config), seed: seed))?.violatedInvariants ?? []
-        }
-        var work: [(UInt64, InvariantID)] = []
-        for (i, invs) in firsts.enumerated() { for inv in invs { work.append((lower + UInt64(i), inv)) } }
-        let todo = work
-        let rows: [Row] = ParallelRunner.map(todo.count, jobs: jobs) { i in
-            let (seed, inv) = todo[i]
             let s = strategy.schedule(seed: seed, config)
-            let t0 = WallClock.seconds()
-            let out = strategy.shrink(s, seed: seed, invariant: inv)
-            let dt = WallClock.seconds() - t0
-            // The shrunk schedule must replay to the same invariant.
-            let kept = out.map { o in (try? strategy.run(o.schedule, seed: seed))?.violations.contains { $0.invariant == inv } ?? false } ?? false
-            return Row(inv: inv, seed: seed, before: s.actions.count, after: out?.schedule.actions.count ?? -1, seconds: dt, kept: kept)
+            return RunStop.$current.withValue(halt) { () -> [Row]? in
+                guard let r = try? strategy.run(s, seed: seed) else { return [] }
+                if r.interrupted { return nil }
+                var rows: [Row] = []
+                for inv in r.violatedInvariants {
+                    let t0 = WallClock.seconds()
+                    let out = strategy.shrink(s, seed: seed, invariant: inv, shouldStop: halt.shouldStop)
+                    let dt = WallClock.seconds() - t0
+                    if halt.shouldStop() { return nil }
+                    // The shrunk schedule must replay to the same invariant.
+                    let kept = out.map { o in (try? strategy.run(o.schedule, seed: seed))?.violations.contains { $0.invariant == inv } ?? false } ?? false
+                    rows.append(Row(inv: inv, seed: seed, before: s.actions.count, after: out?.schedule.actions.count ?? -1, seconds: dt, kept: kept))
+                }
+                return rows
+            }
+        }
+        if let cut = perSeed.firstIndex(where: { $0 == nil }) { perSeed.removeSubrange(cut...) }
+        let rows = perSeed.flatMap { $0 ?? [] }
+        if perSeed.count < Int(range.count) {
+            let why = interrupted() ? "interrupted" : "the time budget ran out"
+            ctx.print("INCOMPLETE (\(why)): \(perSeed.count) of \(range.count) seeds run and shrunk; the figures below cover those seeds only (the seed in progress is left out)")
         }
         func med<T: Comparable>(_ x: [T]) -> T { x.sorted()[x.count / 2] }
         func line(_ label: String, _ r: [Row]) -> String {
@@ -34,7 +52,8 @@ enum ShrinkSweep {
                                         med(r.map(\.before)), r.map(\.before).max()!, med(r.map(\.after)), r.map(\.after).max()!,
                                         med(r.map(\.seconds)), r.map(\.seconds).max()!)
         }
-        ctx.print("\(strategy.name): \(rows.count) failures in seeds \(range) (\(Set(rows.map(\.seed)).count) failing seeds)")
+        let covered = perSeed.count < Int(range.count) ? "\(lower)..<\(lower + UInt64(perSeed.count))" : "\(range)"
+        ctx.print("\(strategy.name): \(rows.count) failures in seeds \(covered) (\(Set(rows.map(\.seed)).count) failing seeds)")
         ctx.print("invariant                         n   actions before med/max   after med/max   seconds med/max")
         for inv in ctx.invariants.ids {
             let r = rows.filter { $0.inv == inv }

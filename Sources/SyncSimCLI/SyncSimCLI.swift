@@ -124,7 +124,8 @@ public enum SyncSimCLI {
           \(tool) run --strategy instant --seed 42       one seeded simulation
           \(tool) list strategies                        the strategies and their contracts
 
-        See '\(tool) <command> --help' for a command's options.
+        See '\(tool) help <command>' or '\(tool) <command> --help' for a command's options,
+        '\(tool) --version' for the version.
         """
     }
 
@@ -133,12 +134,32 @@ public enum SyncSimCLI {
         let tool = ctx.commandName
         if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
             ctx.print(rootHelp(tool))
-            return argv.isEmpty ? ExitCode.usage : ExitCode.ok
+            if argv.isEmpty {
+                ctx.printError("error: no command given; name one, e.g. '\(tool) fuzz' (the commands are listed above)")
+                return ExitCode.usage
+            }
+            return ExitCode.ok
+        }
+        if argv == ["--version"] || argv == ["version"] {
+            ctx.print(versionLine(tool))
+            return ExitCode.ok
         }
         let name = argv.removeFirst()
+        // `help fuzz`, as `git help fuzz` and swift-argument-parser tools accept.
+        if name == "help" {
+            guard argv.count == 1 else {
+                ctx.printError("error: 'help' takes one command name, got \(argv.count): \(argv.map { "'\(OptionValues.shown($0))'" }.joined(separator: " "))\nSee '\(tool) --help'.")
+                return ExitCode.usage
+            }
+            guard let command = commands.first(where: { $0.name == argv[0] }) else {
+                ctx.printError(unknownCommand(argv[0], tool))
+                return ExitCode.usage
+            }
+            ctx.print(command.help(tool))
+            return ExitCode.ok
+        }
         guard let command = commands.first(where: { $0.name == name }) else {
-            let close = NameSuggestion.closest(to: name, in: commands.map { $0.name })
-            ctx.printError("error: unknown command '\(name)'\(close.isEmpty ? "" : " (did you mean '\(close[0])'?)"); valid commands: \(commands.map { $0.name }.joined(separator: ", "))\nSee '\(tool) --help'.")
+            ctx.printError(unknownCommand(name, tool))
             return ExitCode.usage
         }
         if argv.contains("--help") || argv.contains("-h") {
@@ -151,9 +172,25 @@ public enum SyncSimCLI {
         } catch let e as UsageError {
             ctx.printError("error: \(e)\nSee '\(tool) \(name) --help'.")
             return ExitCode.usage
+        } catch let e as ReportFileError {
+            ctx.printError("error: \(e)")
+            return ExitCode.usage
         } catch {
             ctx.printError("error: \(error)")
             return ExitCode.usage
         }
     }
+
+    static func unknownCommand(_ name: String, _ tool: String) -> String {
+        let close = NameSuggestion.closest(to: name, in: commands.map { $0.name } + ["help"])
+        return "error: unknown command '\(OptionValues.shown(name))'\(close.isEmpty ? "" : " (did you mean '\(close[0])'?)"); valid commands: \(commands.map { $0.name }.joined(separator: ", ")), help\nSee '\(tool) --help'."
+    }
+
+    /// `syncsim 0.1.0 (report format 1, scenario format 1, debug build)`.
+    static func versionLine(_ tool: String) -> String {
+        "\(tool) \(version) (report format \(FuzzReport.currentFormat), scenario format \(Scenario.currentFormat), \(BuildKind.isDebug ? "debug" : "release") build)"
+    }
+
+    /// This SyncSim's version: what `--version` prints (with the file formats it reads and writes).
+    public static let version = "0.1.0"
 }

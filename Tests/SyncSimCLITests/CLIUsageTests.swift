@@ -34,8 +34,8 @@ import Testing
         let o = try CLI.run(["run", "--strategy", "instant", "--seed", "42", "--json"])
         let j = try CLI.json(o.stdout)
         for k in ["strategy", "seed", "events", "traceHash", "violations"] { #expect(j[k] != nil, "missing \(k)") }
-        // Exit code agrees with the violations list.
-        #expect((o.status == 0) == ((j["violations"] as? [Any])?.isEmpty ?? false))
+        // Exit code agrees with the contract verdict (1 only for a violation of a claimed invariant).
+        #expect((o.status == 0) == (j["contractMet"] as? Bool == true))
     }
 
     @Test func listStrategiesShowsContracts() throws {

@@ -1,32 +1,54 @@
 /// Turns the first failing seed of a (strategy, invariant) into a report entry: reruns it for
 /// the violation's details, shrinks it (within the time budget) and keeps the shrunk run's
 /// story for the sequence diagram.
+///
+/// Everything here obeys `halt` (the budget and Ctrl-C), inside runs too (`RunStop`): once it
+/// says stop, a failure is reported as found, from its run record, marked `shrinkStopped`, so a
+/// report out of budget says which failures were left unshrunk.
 struct FailureShrinker: Sendable {
     let generator: WorkloadGenerator.Config
     let configuration: FuzzConfiguration
-    let deadline: Double
+    let halt: RunStop
 
     var commands: ReplayCommands { ReplayCommands(prefix: configuration.commandPrefix) }
 
-    func failure(_ strategy: AnyStrategy, _ invariant: InvariantID, seed: UInt64) -> (FuzzReport.Failure, FuzzResult.ShrunkScenario?) {
+    /// - Parameter explanation: the violation's explanation from the run record, used when the
+    ///   budget leaves no time to rerun the seed.
+    func failure(_ strategy: AnyStrategy, _ invariant: InvariantID, seed: UInt64, explanation: String) -> (FuzzReport.Failure, FuzzResult.ShrunkScenario?) {
+        RunStop.$current.withValue(halt) { shrunk(strategy, invariant, seed: seed, explanation: explanation) }
+    }
+
+    private func shrunk(_ strategy: AnyStrategy, _ invariant: InvariantID, seed: UInt64, explanation: String) -> (FuzzReport.Failure, FuzzResult.ShrunkScenario?) {
         let name = strategy.name
         let schedule = strategy.schedule(seed: seed, generator)
-        let first = (try? strategy.run(schedule, seed: seed))?.violations.first { $0.invariant == invariant }
         var failure = FuzzReport.Failure(
             strategy: name, invariant: invariant.rawValue, seed: seed, claimed: strategy.info.contract.contains(invariant),
-            explanation: first?.explanation ?? "", originalActions: schedule.actions.count, shrunkActions: nil, scenario: nil,
+            explanation: explanation, originalActions: schedule.actions.count, shrunkActions: nil, scenario: nil,
             replay: commands.run(strategy: name, seed: seed, generator: generator), trace: [],
-            clients: schedule.options.clients, violationTimeMs: first?.time, violationClient: first?.client?.index)
-        let clock = configuration.clock, deadline = self.deadline
-        guard configuration.shrink, clock() <= deadline else { return (failure, nil) }
+            clients: schedule.options.clients, violationTimeMs: nil, violationClient: nil)
+        if !halt.shouldStop(), let first = try? strategy.run(schedule, seed: seed), !first.interrupted,
+           let v = first.violations.first(where: { $0.invariant == invariant }) {
+            failure.explanation = v.explanation
+            failure.violationTimeMs = v.time
+            failure.violationClient = v.client?.index
+        }
+        guard configuration.shrink else { return (failure, nil) }
+        guard !halt.shouldStop() else {
+            failure.shrinkStopped = true
+            return (failure, nil)
+        }
         let stopped = StopFlag()
+        let halt = self.halt
         let outcome = strategy.shrink(schedule, seed: seed, invariant: invariant, maxRuns: configuration.shrinkMaxRuns, shouldStop: {
-            if clock() > deadline { stopped.set(); return true }
+            if halt.shouldStop() { stopped.set(); return true }
             return false
         })
         // One more run of the shrunk schedule for its story (the shrinker ran it without one).
-        guard let outcome, let shrunk = try? strategy.run(outcome.schedule, seed: seed, trace: .full),
-              let v = shrunk.violations.first(where: { $0.invariant == invariant }) else { return (failure, nil) }
+        guard let outcome, let shrunk = try? strategy.run(outcome.schedule, seed: seed, trace: .full), !shrunk.interrupted,
+              let v = shrunk.violations.first(where: { $0.invariant == invariant }) else {
+            if stopped.isSet || halt.shouldStop() { failure.shrinkStopped = true }
+            return (failure, nil)
+        }
         let file = "scenarios/\(name)-\(invariant.rawValue)-seed\(seed).json"
         let scenario = Scenario(
             title: "\(name) violates \(invariant.rawValue) (shrunk from seed \(seed))", description: v.explanation,

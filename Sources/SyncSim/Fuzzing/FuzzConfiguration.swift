@@ -10,8 +10,14 @@ public struct FuzzConfiguration: Sendable {
     /// Simulations in parallel (1…1024). The report does not depend on it.
     public var jobs: Int
     /// Stop cleanly once this many seconds have passed (nil: no budget). Checked before each
-    /// run is started and before each shrink run; a run in progress finishes.
+    /// run is started, every `RunStop.checkInterval` events inside a run, and before each
+    /// shrink run: the work ends within milliseconds of the budget, whatever the run length
+    /// (writing the report follows). A run it stops is unfinished and left out of the report.
     public var timeBudgetSeconds: Double?
+    /// Asked with the budget, everywhere the budget is: true stops the run as the budget does,
+    /// and the report says it was interrupted (the CLI sets it on SIGINT/SIGTERM). Must be
+    /// cheap, thread-safe and stay true once true. Nil: never interrupted.
+    public var interrupt: (@Sendable () -> Bool)?
     /// Stop at the first run that breaks its strategy's contract. The report keeps exactly the
     /// runs up to that one in plan order, so it does not depend on `jobs` either.
     public var stopOnFirstContractViolation: Bool
@@ -46,6 +52,7 @@ public struct FuzzConfiguration: Sendable {
         self.reportDirectory = reportDirectory
         self.commandPrefix = commandPrefix
         self.clock = clock
+        self.interrupt = nil
     }
 
     /// All cores.

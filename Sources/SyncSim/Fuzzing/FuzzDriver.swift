@@ -50,28 +50,40 @@ public struct FuzzDriver: Sendable {
     /// Runs the plan, shrinks, builds the report and, with a report directory, writes the
     /// scenario files and the four report files (each atomically).
     ///
+    /// The report folder is checked first (`ReportWriter.prepareFolder`), before any simulation.
+    /// The time budget and `configuration.interrupt` are checked before each run is started, every
+    /// `RunStop.checkInterval` events inside a run, and inside shrinking, so a budget ends the
+    /// work within milliseconds whatever the length of a run. A run they stop is unfinished: it
+    /// is dropped with every later one (the report keeps a prefix of the plan), never reported as
+    /// passed or failed, and the report says why it stopped (`FuzzReport.stopReason`).
+    ///
     /// Throws `FuzzRunError` when a simulation throws (a schedule the simulator rejects: a bug,
     /// reported rather than skipped, since a skipped run could hide a violation) and
-    /// `ReportFileError` when a file cannot be written.
+    /// `ReportFileError` when the folder or a file cannot be written.
     public func run(progress: (@Sendable (FuzzProgress) -> Void)? = nil) throws -> FuzzResult {
+        if let dir = configuration.reportDirectory { try ReportWriter.prepareFolder(dir) }
         let clock = configuration.clock
         let t0 = clock()
         let startedAt = WallClock.isoNow()
         let deadline = configuration.timeBudgetSeconds.map { t0 + $0 } ?? .infinity
         let tally = ProgressTally(total: totalRuns, clock: clock, start: t0, report: progress)
         let generatorConfig = configuration.generator
+        let interrupt = configuration.interrupt
+        // Out of budget or interrupted: asked between runs and (through `RunStop`) inside them.
+        let halt = RunStop { clock() > deadline || (interrupt?() ?? false) }
 
         // Runs, in plan order: index i is seed position i / n, strategy i % n.
         let strategies = self.strategies, plan = self.plan, n = strategies.count
         let stopOnFirst = configuration.stopOnFirstContractViolation
         let stop = StopFlag()
-        var outcomes = ParallelRunner.prefix(totalRuns, jobs: configuration.jobs, shouldStop: { stop.isSet || clock() > deadline }) { i in
+        var outcomes = ParallelRunner.prefix(totalRuns, jobs: configuration.jobs, shouldStop: { stop.isSet || halt.shouldStop() }) { i in
             let seed = plan.seed(at: UInt64(i / n))
             let strategy = strategies[i % n]
             // Generated inside the job (cheap next to a run), so nothing is planned up front.
             let schedule = strategy.schedule(seed: seed, generatorConfig)
             do {
-                let r = try strategy.run(schedule, seed: seed)
+                let r = try RunStop.$current.withValue(halt) { try strategy.run(schedule, seed: seed) }
+                if r.interrupted { return RunOutcome.unfinished }
                 let broken = r.violations.contains { strategy.info.contract.contains($0.invariant) }
                 if broken && stopOnFirst { stop.set() }
                 let record = RunRecord(r, schedule: schedule)
@@ -83,33 +95,41 @@ public struct FuzzDriver: Sendable {
             }
         }
         if let error = outcomes.lazy.compactMap(\.error).first { throw error }
+        // A run stopped half-way is unfinished: keep the prefix of the plan before it.
+        if let cut = outcomes.firstIndex(where: \.isUnfinished) { outcomes.removeSubrange(cut...) }
+        var stopReason: FuzzReport.StopReason?
         if stopOnFirst, let first = outcomes.firstIndex(where: \.contractBroken) {
             // Later runs may have finished on other threads; dropping them keeps the report
             // independent of `jobs`.
             outcomes.removeSubrange((first + 1)...)
+            if outcomes.count < totalRuns { stopReason = .firstContractViolation }
         }
         let records = outcomes.compactMap(\.record)
         let complete = records.count == totalRuns
+        if !complete && stopReason == nil { stopReason = interrupt?() == true ? .interrupted : .timeBudget }
         let tRuns = clock()
 
         // Shrink the first failing seed of each (strategy, invariant).
         let cells = Self.firstFailures(records, strategies: strategies)
         tally.startShrinking(total: cells.count)
-        let shrinking = FailureShrinker(generator: generatorConfig, configuration: configuration, deadline: deadline)
+        let shrinking = FailureShrinker(generator: generatorConfig, configuration: configuration, halt: halt)
         let shrunk: [(FuzzReport.Failure, FuzzResult.ShrunkScenario?)] = ParallelRunner.map(cells.count, jobs: configuration.jobs) { i in
-            let (si, invariant, seed) = cells[i]
-            let out = shrinking.failure(strategies[si], invariant, seed: seed)
+            let (si, invariant, seed, explanation) = cells[i]
+            let out = shrinking.failure(strategies[si], invariant, seed: seed, explanation: explanation)
             tally.shrinkDone()
             return out
         }
+        // Ctrl-C during shrinking: every run finished, but the report is still cut short.
+        if stopReason == nil && shrunk.contains(where: { $0.0.shrinkStopped == true }) && interrupt?() == true { stopReason = .interrupted }
         let tEnd = clock()
 
         let wall = tEnd - t0, shrinkSeconds = tEnd - tRuns
         let timing = FuzzReport.Timing(startedAt: startedAt, wallSeconds: (wall * 100).rounded() / 100,
                                        runsPerSecond: (Double(records.count) / max(tRuns - t0, 1e-9) * 10).rounded() / 10,
                                        shrinkSeconds: (shrinkSeconds * 100).rounded() / 100)
-        let report = FuzzReport.build(strategies: strategies.map(FuzzReport.StrategyDescription.init), options: options,
+        var report = FuzzReport.build(strategies: strategies.map(FuzzReport.StrategyDescription.init), options: options,
                                       complete: complete, records: records, failures: shrunk.map(\.0), timing: timing)
+        report.stopReason = stopReason
         let scenarios = shrunk.compactMap(\.1)
         if let dir = configuration.reportDirectory {
             for s in scenarios { try AtomicFile.write(try s.scenario.encoded(), to: "\(dir)/\(s.file)") }
@@ -118,21 +138,21 @@ public struct FuzzDriver: Sendable {
         return FuzzResult(report: report, scenarios: scenarios, reportDirectory: configuration.reportDirectory)
     }
 
-    /// (strategy index, invariant, smallest failing seed) per violated pair, in strategy order,
+    /// (strategy index, invariant, smallest failing seed, its explanation) per violated pair, in strategy order,
     /// then each strategy's invariants in order: the built-ins in catalog order, then the user
     /// invariants it is judged by, by id. The list of invariants comes from the strategy (never
     /// from iterating the dictionary of first seeds), so the order is deterministic.
-    static func firstFailures(_ records: [RunRecord], strategies: [AnyStrategy]) -> [(Int, InvariantID, UInt64)] {
-        var first: [String: [String: UInt64]] = [:]
+    static func firstFailures(_ records: [RunRecord], strategies: [AnyStrategy]) -> [(Int, InvariantID, UInt64, String)] {
+        var first: [String: [String: (seed: UInt64, explanation: String)]] = [:]
         for r in records {
-            for inv in r.violated where first[r.strategy]?[inv].map({ r.seed < $0 }) ?? true {
-                first[r.strategy, default: [:]][inv] = r.seed
+            for (k, inv) in r.violated.enumerated() where first[r.strategy]?[inv].map({ r.seed < $0.seed }) ?? true {
+                first[r.strategy, default: [:]][inv] = (r.seed, k < r.explanations.count ? r.explanations[k] : "")
             }
         }
-        var cells: [(Int, InvariantID, UInt64)] = []
+        var cells: [(Int, InvariantID, UInt64, String)] = []
         for (si, s) in strategies.enumerated() {
             for inv in InvariantID.builtIns + s.invariants.map(\.id).sorted() {
-                if let seed = first[s.name]?[inv.rawValue] { cells.append((si, inv, seed)) }
+                if let f = first[s.name]?[inv.rawValue] { cells.append((si, inv, f.seed, f.explanation)) }
             }
         }
         return cells
@@ -143,7 +163,10 @@ public struct FuzzDriver: Sendable {
 private enum RunOutcome: Sendable {
     case ran(RunRecord, contractBroken: Bool)
     case failed(FuzzRunError)
+    /// Stopped half-way by the budget or an interrupt: neither passed nor failed.
+    case unfinished
 
+    var isUnfinished: Bool { if case .unfinished = self { return true } else { return false } }
     var record: RunRecord? { if case .ran(let r, _) = self { return r } else { return nil } }
     var contractBroken: Bool { if case .ran(_, let b) = self { return b } else { return false } }
     var error: FuzzRunError? { if case .failed(let e) = self { return e } else { return nil } }

@@ -19,6 +19,16 @@ public struct ReplayCommands: Hashable, Sendable {
         return c
     }
 
+    /// Shrinks the original seed's failure of `invariant` into a scenario file (for failures a
+    /// time budget left unshrunk).
+    public func shrink(strategy: String, seed: UInt64, invariant: String, generator: WorkloadGenerator.Config) -> String {
+        var c = "\(prefix) shrink --strategy \(Self.quoted(strategy)) --seed \(seed) --invariant \(Self.quoted(invariant))"
+        if let clients = generator.clients { c += " --clients \(clients)" }
+        if generator.actions != WorkloadGenerator.Config().actions { c += " --actions \(generator.actions)" }
+        if !generator.swarm { c += " --no-swarm" }
+        return c
+    }
+
     /// Replays a scenario file as a story.
     public func replay(path: String) -> String {
         "\(prefix) replay \(Self.quoted(path))"

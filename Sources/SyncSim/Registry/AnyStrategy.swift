@@ -141,11 +141,20 @@ public struct AnyStrategy: Sendable {
                 return nil
             }
             found.simulated += 1
-            guard let violations = (try? Simulator.run(strategy, candidate, seed: seed, invariants: request.invariants))?.violations else { return nil }
+            guard let result = try? Simulator.run(strategy, candidate, seed: seed, invariants: request.invariants) else { return nil }
+            // Stopped mid-run (`RunStop`): unfinished, so neither a failure nor a pass.
+            if result.interrupted {
+                found.stopped = true
+                return nil
+            }
+            let violations = result.violations
             if let hit = violations.first(where: { $0.invariant == invariant }) { found.record(candidate, hit) }
             return violations
         }, onProgress: request.onProgress)
         shrinker.maxRuns = request.maxRuns
+        // The run closure asks `shouldStop` (once per candidate, as documented) and records the
+        // answer; the shrinker then ends every pass at once.
+        shrinker.shouldStop = { found.stopped }
         let outcome = shrinker.shrink(request.schedule)
         if !found.stopped { return outcome }
         // Stopped: the shrinker keeps every candidate that still fails, so the last failing

@@ -2,35 +2,57 @@ import Foundation
 
 /// Writes files atomically: a temporary file in the same folder, then a rename. A reader (a CI
 /// step uploading a report, a merge running next to a fuzz) or a crash never sees a half-written
-/// file, and an existing file is replaced only once the new one is complete.
+/// file, and an existing file is replaced only once the new one is complete. A failed write
+/// removes its temporary file.
 ///
 /// File I/O happens here and in `ReportWriter`, outside every simulation: the fuzz driver calls
-/// them after runs and shrinks finish.
+/// them after runs and shrinks finish. Errors are plain sentences from the system's own
+/// reason (`strerror`), never a Foundation error dump.
 public enum AtomicFile {
     /// Writes `text` as UTF-8 to `path`, creating missing folders.
     public static func write(_ text: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        } catch {
-            throw ReportFileError(path: path, message: "cannot create folder \(dir.path): \(error.localizedDescription)")
-        }
+        let dir = (path as NSString).deletingLastPathComponent
+        try createFolder(dir.isEmpty ? "." : dir, for: path)
         // Unique per process and per call: threads writing different files never share a
         // temporary name, nor do two processes writing into one folder.
-        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(TemporaryNames.next())")
-        do {
-            try Data(text.utf8).write(to: tmp)
-        } catch {
-            try? FileManager.default.removeItem(at: tmp)
-            throw ReportFileError(path: path, message: "cannot write: \(error.localizedDescription)")
+        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\((path as NSString).lastPathComponent).tmp-\(getpid())-\(TemporaryNames.next())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw ReportFileError(path: path, message: "cannot write: \(reason())") }
+        var bytes = Array(text.utf8)
+        var failure: String?
+        bytes.withUnsafeMutableBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { failure = reason(); return }
+                off += n
+            }
         }
-        if rename(tmp.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: tmp)
-            throw ReportFileError(path: path, message: "cannot write: \(reason)")
+        if close(fd) != 0 && failure == nil { failure = reason() }
+        if failure == nil && rename(tmp, path) != 0 { failure = reason() }
+        if let failure {
+            unlink(tmp)
+            throw ReportFileError(path: path, message: "cannot write: \(failure)")
         }
     }
+
+    /// Creates `dir` and its missing parents (`mkdir -p`); the error names what is in the way.
+    static func createFolder(_ dir: String, for path: String) throws {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) {
+            guard isDir.boolValue else { throw ReportFileError(path: path, message: "cannot create it: \(dir) is a file, not a folder") }
+            return
+        }
+        let parent = (dir as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != dir { try createFolder(parent, for: path) }
+        if mkdir(dir, 0o755) != 0 && errno != EEXIST {
+            throw ReportFileError(path: path, message: "cannot create the folder \(dir): \(reason())")
+        }
+    }
+
+    /// The system's reason for the last failed call, as a sentence fragment.
+    static func reason() -> String { String(cString: strerror(errno)).lowercased() }
 }
 
 /// A report or scenario file that cannot be written or read; names the file and the reason.

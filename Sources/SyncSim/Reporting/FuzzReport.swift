@@ -106,8 +106,9 @@ public struct FuzzReport: Codable, Sendable {
         /// Virtual time of the violation in the shrunk run.
         public var violationTimeMs: Int64?
         public var violationClient: Int?
-        /// True when the time budget stopped shrinking: the scenario still fails, but may not be
-        /// minimal (absent from report.json otherwise).
+        /// True when the time budget (or an interrupt) stopped shrinking: with `shrunkActions`,
+        /// the scenario still fails but may not be minimal; without, the failure was left
+        /// unshrunk (absent from report.json otherwise).
         public var shrinkStopped: Bool?
 
         public init(strategy: String, invariant: String, seed: UInt64, claimed: Bool, explanation: String, originalActions: Int,
@@ -142,11 +143,37 @@ public struct FuzzReport: Codable, Sendable {
         public var neverReached: [String]
     }
 
-    public var format = 1
+    /// The version of this JSON shape (`report.json`'s `format`).
+    public static let currentFormat = 1
+
+    public var format = FuzzReport.currentFormat
     public var tool = "syncsim"
     public var options: Options
     /// True when every planned seed ran (false: stopped by the time budget or --stop-on-first).
     public var complete: Bool
+    /// Why the fuzz run was cut short (nil: it was not; absent from report.json then, so a
+    /// complete report's JSON is unchanged).
+    public var stopReason: StopReason?
+
+    /// What cut a fuzz run short. Runs it stopped half-way are left out (neither passed nor
+    /// failed); failures it left unshrunk are marked `Failure.shrinkStopped`.
+    public enum StopReason: String, Codable, Sendable {
+        /// `--time-budget` was spent.
+        case timeBudget
+        /// SIGINT or SIGTERM (Ctrl-C, a cancelled CI job), or `FuzzConfiguration.interrupt`.
+        case interrupted
+        /// `--stop-on-first`: a run broke its strategy's contract.
+        case firstContractViolation
+
+        /// How reports say it.
+        public var sentence: String {
+            switch self {
+            case .timeBudget: return "the time budget ran out"
+            case .interrupted: return "interrupted (SIGINT/SIGTERM)"
+            case .firstContractViolation: return "stopped at the first contract violation"
+            }
+        }
+    }
     public var seedsRun: Int
     public var strategies: [StrategyReport]
     public var coverage: Coverage

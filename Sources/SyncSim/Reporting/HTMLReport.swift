@@ -28,7 +28,7 @@ private struct Page {
         let verdict = r.allContractsMet
             ? "<span class=\"pill ok\">every strategy met its contract</span>"
             : "<span class=\"pill bad\">contract violated: \(htmlEscape(r.strategies.filter { !$0.metContract }.map(\.name).joined(separator: ", ")))</span>"
-        let done = r.complete ? "<span class=\"pill ok\">complete</span>" : "<span class=\"pill warn\">incomplete: stopped early</span>"
+        let done = r.complete ? "<span class=\"pill ok\">complete</span>" : "<span class=\"pill warn\">incomplete: \(htmlEscape(r.stopReason?.sentence ?? "stopped early"))</span>"
         add("<p>\(verdict) \(done)</p>")
         add("<div class=\"facts\"><table class=\"kv\">")
         row("strategies", o.strategies.joined(separator: ", "))

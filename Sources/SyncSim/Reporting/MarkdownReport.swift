@@ -2,7 +2,7 @@
 public enum MarkdownReport {
     public static func render(_ r: FuzzReport) -> String {
         var o = "# SyncSim fuzz report\n\n"
-        o += "Strategies: \(r.options.strategies.joined(separator: ", ")) · seeds \(r.options.seeds)\(r.options.shard.map { " shard \($0)" } ?? "") (\(r.seedsRun) run\(r.complete ? "" : ", **incomplete**")) · "
+        o += "Strategies: \(r.options.strategies.joined(separator: ", ")) · seeds \(r.options.seeds)\(r.options.shard.map { " shard \($0)" } ?? "") (\(r.seedsRun) run\(r.complete ? "" : ", **incomplete**")\(r.stopReason.map { ": \($0.sentence)" } ?? "")) · "
         o += "\(r.options.actions) actions · swarm \(r.options.swarm ? "on" : "off")\(r.options.clients.map { " · \($0) clients" } ?? "")\n\n"
         o += r.allContractsMet ? "**Every strategy met its contract.**\n\n" : "**Contract violated:** \(r.strategies.filter { !$0.metContract }.map(\.name).joined(separator: ", ")).\n\n"
 
@@ -82,6 +82,8 @@ public enum MarkdownReport {
                 if let n = f.shrunkActions {
                     o += "Shrunk from \(f.originalActions) to \(n) actions" + (f.scenario.map { ": [\($0)](\($0))" } ?? "")
                     o += f.shrinkStopped == true ? " (the time budget stopped shrinking: it still fails, but may not be minimal).\n\n" : ".\n\n"
+                } else if f.shrinkStopped == true {
+                    o += "**Left unshrunk:** the time budget ran out before it could be shrunk; the seed below reproduces it.\n\n"
                 }
                 o += "```sh\n\(f.replay)\n```\n\n"
             }

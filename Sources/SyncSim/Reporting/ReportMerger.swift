@@ -4,11 +4,27 @@ import Foundation
 /// the shard reports themselves (name, contract, …), so a merge judges user strategies the
 /// merging tool has never heard of exactly as the fuzzing tool did. With every shard present the
 /// result equals the unsharded run's report, apart from timing and the folder in replay commands.
+///
+/// A merge reads and writes only inside the folders it is given: scenario paths from a report
+/// must be `scenarios/<name>.json`, and neither they nor the `scenarios` folders may be symbolic
+/// links (which could point anywhere); the output folder must not be one of the inputs (it
+/// would overwrite a shard's own report).
 public enum ReportMerger {
     /// Loads `dirs`, checks they are shards of one run, copies their shrunk scenarios into
     /// `out` and writes the merged report there (every file atomically).
     public static func merge(_ dirs: [String], into out: String, commandPrefix: String = "swift run syncsim") throws -> FuzzReport {
         guard !dirs.isEmpty else { throw ReportMergeError("name at least one report folder") }
+        guard !out.isEmpty else { throw ReportMergeError("the output folder is an empty path; name a folder, e.g. Reports/merged") }
+        let outReal = realPath(out)
+        for d in dirs where outReal != nil && realPath(d) == outReal {
+            throw ReportMergeError("the output folder \(out) is the input folder \(d): merging would overwrite that shard's report; write the merge to a new folder")
+        }
+        if isSymbolicLink("\(out)/scenarios") {
+            throw ReportMergeError("\(out)/scenarios is a symbolic link: the merge writes only inside \(out); remove the link")
+        }
+        for d in dirs where isSymbolicLink("\(d)/report.json") {
+            throw ReportMergeError("\(d)/report.json is a symbolic link (the merge reads only inside the folders it is given); copy the real file there")
+        }
         let reports = try dirs.map(ReportWriter.load)
         let base = reports[0]
         let described = base.strategies.map(\.strategyDescription)
@@ -54,9 +70,16 @@ public enum ReportMerger {
                 guard parts.count == 2, parts[0] == "scenarios", !parts[1].isEmpty, !parts[1].hasPrefix("."), file.hasSuffix(".json") else {
                     throw ReportMergeError("\(d)/report.json: scenario path '\(file)' is not scenarios/<name>.json")
                 }
-                guard let text = FileManager.default.contents(atPath: "\(d)/\(file)").map({ String(decoding: $0, as: UTF8.self) }) else {
-                    throw ReportMergeError("\(d)/\(file): cannot read the scenario file \(d)/report.json names")
+                if isSymbolicLink("\(d)/scenarios") || isSymbolicLink("\(d)/\(file)") {
+                    throw ReportMergeError("\(d)/\(file): a symbolic link (the merge reads only inside the folders it is given); copy the real file there")
                 }
+                let data: Data
+                do {
+                    data = try ReportWriter.readRegularFile("\(d)/\(file)", limit: ReportWriter.maxReportBytes, what: "the scenario file \(d)/report.json names")
+                } catch let e as ReportFileError {
+                    throw ReportMergeError(e.description)
+                }
+                let text = String(decoding: data, as: UTF8.self)
                 try AtomicFile.write(text, to: "\(out)/\(file)")
                 f.replay = commands.replay(path: "\(out)/\(file)")
             }
@@ -74,11 +97,26 @@ public enum ReportMerger {
                                        wallSeconds: reports.reduce(0) { $0 + $1.timing.wallSeconds },
                                        runsPerSecond: reports.reduce(0) { $0 + $1.timing.runsPerSecond },
                                        shrinkSeconds: reports.reduce(0) { $0 + $1.timing.shrinkSeconds })
-        let report = FuzzReport.build(strategies: described, options: options, complete: allShards && reports.allSatisfy(\.complete),
+        var report = FuzzReport.build(strategies: described, options: options, complete: allShards && reports.allSatisfy(\.complete),
                                       records: Array(records.values), failures: merged, timing: timing)
+        // A shard cut short cuts the merge short, for the first such shard's reason.
+        report.stopReason = reports.lazy.compactMap(\.stopReason).first
         try ReportWriter.write(report, to: out)
         return report
     }
+}
+
+/// The canonical path of an existing file or folder (symbolic links resolved); nil if none.
+private func realPath(_ path: String) -> String? {
+    guard let p = realpath(path, nil) else { return nil }
+    defer { free(p) }
+    return String(cString: p)
+}
+
+/// Whether `path` itself is a symbolic link (not followed).
+private func isSymbolicLink(_ path: String) -> Bool {
+    var st = stat()
+    return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK
 }
 
 /// Report folders that cannot be merged; the message names the folder and the mismatch.

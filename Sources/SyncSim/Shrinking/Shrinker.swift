@@ -36,6 +36,13 @@ public struct Shrinker {
     public let invariant: InvariantID
     public private(set) var runs = 0
     public var maxRuns = 5_000
+    /// Asked before every candidate run (a deadline, Ctrl-C): once true, no further candidate is
+    /// run or even built, and `shrink` ends at once. Must stay true once true.
+    public var shouldStop: () -> Bool = { false }
+    /// The run budget is spent or a stop was asked: every pass ends at its next step (a pass
+    /// must not keep building candidates it will never run: on a long schedule that alone is
+    /// quadratic).
+    private(set) var done = false
     var onProgress: ((Progress) -> Void)?
 
     /// - Parameter run: runs a candidate; nil when it does not compile.
@@ -54,7 +61,11 @@ public struct Shrinker {
     }
 
     mutating func fails(_ s: Schedule) -> Bool {
-        guard runs < maxRuns else { return false }
+        guard !done else { return false }
+        guard runs < maxRuns, !shouldStop() else {
+            done = true
+            return false
+        }
         runs += 1
         guard let v = run(s) else { return false }
         return v.contains { $0.invariant == invariant }
@@ -65,9 +76,9 @@ public struct Shrinker {
         guard fails(schedule) else { return nil }
         var best = schedule
         var changed = true
-        while changed && runs < maxRuns {
+        while changed && !done {
             changed = false
-            for (name, pass) in passes {
+            for (name, pass) in passes where !done {
                 let before = best
                 best = pass(&self, best)
                 if best != before {
@@ -102,11 +113,11 @@ public struct Shrinker {
     mutating func ddmin<T>(_ items: [T], rebuild: (inout Shrinker, [T]) -> Bool) -> [T] {
         var current = items
         var n = 2
-        while current.count >= 1 {
+        while current.count >= 1 && !done {
             let chunk = max(1, current.count / n)
             var removedSomething = false
             var start = 0
-            while start < current.count {
+            while start < current.count && !done {
                 let end = min(current.count, start + chunk)
                 var candidate = current
                 candidate.removeSubrange(start..<end)
@@ -189,7 +200,7 @@ public struct Shrinker {
 
     mutating func shortenTyping(_ s: Schedule) -> Schedule {
         var best = s
-        for i in best.actions.indices {
+        for i in best.actions.indices where !done {
             guard case .type(let c, let e, let f, let text, let every) = best.actions[i].action, text.count > 1 else { continue }
             var candidates: [Schedule] = []
             // Shortest first: one keystroke, two, …; then a smaller interval.
@@ -260,7 +271,7 @@ public struct Shrinker {
             }
             if c != best && fails(c) { best = c; break }
         }
-        for i in best.actions.indices {
+        for i in best.actions.indices where !done {
             let floor = i == 0 ? 0 : best.actions[i - 1].at
             let gap = best.actions[i].at - floor
             guard gap > 1 else { continue }
@@ -278,7 +289,7 @@ public struct Shrinker {
 
     mutating func simplifyValues(_ s: Schedule) -> Schedule {
         var best = s
-        for i in best.actions.indices {
+        for i in best.actions.indices where !done {
             for variant in Self.simpler(best.actions[i].action) {
                 var c = best
                 c.actions[i].action = variant
@@ -291,7 +302,7 @@ public struct Shrinker {
     /// Drops links and fields of initial entities, and simplifies their values.
     mutating func simplifyInitial(_ s: Schedule) -> Schedule {
         var best = s
-        for i in best.initial.indices {
+        for i in best.initial.indices where !done {
             for j in best.initial[i].links.indices.reversed() {
                 var c = best
                 c.initial[i].links.remove(at: j)

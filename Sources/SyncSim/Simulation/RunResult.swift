@@ -40,6 +40,9 @@ public struct RunResult: Sendable {
     public var history: History
     public var trace: [TraceLine]
     public var settled: Bool
+    /// The run was stopped from outside (`RunStop`: a time budget, Ctrl-C) before it ended: it
+    /// is unfinished, neither passed nor failed, and must not be reported as either.
+    public var interrupted = false
 
     public var traceHashHex: String {
         let s = String(traceHash, radix: 16)

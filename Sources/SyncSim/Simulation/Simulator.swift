@@ -84,6 +84,9 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline var healed = false
     @usableFromInline var finished = false
     @usableFromInline let root: SimRandom
+    /// The outside stop condition (`RunStop.current` when created), asked every
+    /// `RunStop.checkInterval` events.
+    @usableFromInline let stop: RunStop?
 
     /// - Parameter invariants: user invariants to judge the run by, besides the built-ins. They
     ///   never change the run itself (its events, trace hash, final states); they only add
@@ -100,6 +103,7 @@ public struct Simulator<S: SyncStrategy> {
         options = schedule.options
         transport = strategy.transport
         root = SimRandom(seed: seed)
+        stop = RunStop.current
         let n = options.clients
         net = NetworkModel(options: options, random: root.fork(.network))
         durable = Array(repeating: nil, count: n)
@@ -158,6 +162,7 @@ public struct Simulator<S: SyncStrategy> {
 
     @inlinable
     mutating func runToEnd() -> RunResult {
+        var interrupted = false
         while !finished, let (t, ev) = queue.pop() {
             now = t
             events += 1
@@ -165,10 +170,18 @@ public struct Simulator<S: SyncStrategy> {
                 monitor.liveness(at: now, "the run did not settle within \(options.maxEvents) events")
                 break
             }
+            if events & RunStop.checkMask == 0, let stop, stop.shouldStop() {
+                interrupted = true
+                break
+            }
             dispatch(ev)
         }
-        withMonitor { $0.finish($1) }
-        return makeResult()
+        // An interrupted run is unfinished: no end-of-run judgement (it did not settle because
+        // it was stopped, not because the strategy failed).
+        if !interrupted { withMonitor { $0.finish($1) } }
+        var result = makeResult()
+        result.interrupted = interrupted
+        return result
     }
 
     @inlinable @inline(__always)
