@@ -39,6 +39,7 @@ public struct JSONNode: Sendable {
     }
     public var value: Value
     public var location: JSONLocation
+    public init(value: Value, location: JSONLocation) { self.value = value; self.location = location }
 
     /// The node at a path of object keys and array indices (`JSONPathComponent`s), or nil.
     public func node(at path: [JSONPathComponent]) -> JSONNode? {
@@ -74,6 +75,7 @@ public struct JSONMember: Sendable {
     public var key: String
     public var keyLocation: JSONLocation
     public var value: JSONNode
+    public init(key: String, keyLocation: JSONLocation, value: JSONNode) { self.key = key; self.keyLocation = keyLocation; self.value = value }
 }
 
 /// One step of a JSON path.
