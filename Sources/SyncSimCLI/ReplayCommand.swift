@@ -40,7 +40,7 @@ struct ReplayCommand: Command {
         var scenarios: [(String, Scenario)] = []
         for f in files {
             do {
-                scenarios.append((f, try Scenario.load(path: f)))
+                scenarios.append((f, try Scenario.load(path: f, strategies: ctx.strategies.names)))
             } catch let e as ScenarioError {
                 ctx.printError("error: \(e)")
                 return ExitCode.usage
@@ -74,6 +74,7 @@ struct ReplayCommand: Command {
             }
             ctx.print("# \(sc.title)")
             if !sc.description.isEmpty { ctx.print("# \(sc.description)") }
+            if let note = sc.renumberingNote { ctx.print("# \(note)") }
             ctx.print("# \(file) — strategy \(name), seed \(sc.seed), \(sc.schedule.actions.count) actions, trace \(r.traceHashHex)")
             ctx.print("")
             for (i, l) in r.trace.enumerated() {

@@ -19,7 +19,7 @@ import Testing
         ("unknown action", good.replacingOccurrences(of: "\"do\": \"update\"", with: "\"do\": \"teleport\""), "actions[1].do", "unknown action 'teleport'"),
         ("missing field", good.replacingOccurrences(of: "\"entity\": 1, \"set\"", with: "\"set\""), "actions[1].entity", "missing required key 'entity'"),
         ("wrong type", good.replacingOccurrences(of: "\"at\": 10", with: "\"at\": \"ten\""), "actions[1].at", "wrong type"),
-        ("time going backwards", good.replacingOccurrences(of: "\"at\": 10", with: "\"at\": -5").replacingOccurrences(of: "\"at\": 0", with: "\"at\": 20"), "actions[1].at", "expected a time ≥ 0"),
+        ("time going backwards", good.replacingOccurrences(of: "\"at\": 10", with: "\"at\": -5").replacingOccurrences(of: "\"at\": 0", with: "\"at\": 20"), "actions[1].at", "expected a time in 0…86400000 ms, got -5"),
         ("time out of order", good.replacingOccurrences(of: "\"at\": 0", with: "\"at\": 50"), "actions[1].at", "time goes backwards"),
         ("entity before creation", good.replacingOccurrences(of: "\"entity\": 1, \"set\": {\"title\": \"b\"}", with: "\"entity\": 9, \"set\": {\"title\": \"b\"}"), "actions[1].entity", "referenced before it is created"),
         ("unknown field", good.replacingOccurrences(of: "{\"title\": \"b\"}", with: "{\"titel\": \"b\"}"), "actions[1].set.titel", "unknown field 'titel'"),

@@ -59,6 +59,19 @@ public struct Scenario: Sendable {
     /// The seed for the run's random streams (network, client ids): `origin.seed` or 1.
     public var seed: UInt64 { origin?.seed ?? 1 }
     public var schedule: Schedule
+    /// Set by `decode` when the file's entity ids were sparse and `schedule` uses dense ones
+    /// instead (`Schedule.withDenseEntityIDs()`): each (id in the file, id in the run), so a
+    /// tool can tell the reader. Empty otherwise.
+    public var entityRenumbering: [(from: EntityID, to: EntityID)] = []
+
+    /// One line for the reader when ids were renumbered: `entity ids renumbered (the file's are
+    /// sparse): 15000→1, 15003→2`; nil otherwise.
+    public var renumberingNote: String? {
+        guard !entityRenumbering.isEmpty else { return nil }
+        let shown = entityRenumbering.prefix(8).map { "\($0.from.raw)→\($0.to.raw)" }.joined(separator: ", ")
+        let more = entityRenumbering.count > 8 ? ", … (\(entityRenumbering.count) in all, in increasing order)" : ""
+        return "entity ids renumbered for this run (the file's ids are sparse): \(shown)\(more)"
+    }
 
     public init(title: String, description: String, strategy: String, expect: [String: Expectation],
                 origin: Origin? = nil, schedule: Schedule) {
@@ -87,14 +100,15 @@ extension Scenario: Codable {
         strategy = try c.decode(String.self, forKey: .strategy)
         let raw = try c.decodeIfPresent([String: String].self, forKey: .expect) ?? [:]
         var ex: [String: Expectation] = [:]
-        for (name, v) in raw {
+        for name in raw.keys.sorted() {   // sorted: the first error reported never depends on hashing
+            let v = raw[name]!
             if v == "holds" {
                 ex[name] = .holds
             } else if let i = InvariantID(builtIn: v) ?? Self.knownInvariants.first(where: { $0.rawValue == v }) {
                 ex[name] = .fails(i)
             } else {
                 throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [K.expect, AnyKey(name)],
-                    debugDescription: "unknown expectation '\(v)'; expected \"holds\" or an invariant id (\((InvariantID.allCases + Self.knownInvariants).map(\.rawValue).joined(separator: ", ")))"))
+                    debugDescription: "unknown expectation '\(JSONText.clipped(v))'; expected \"holds\" or an invariant id (\((InvariantID.allCases + Self.knownInvariants).map(\.rawValue).joined(separator: ", ")))"))
             }
         }
         expect = ex
@@ -114,68 +128,128 @@ extension Scenario: Codable {
     }
 }
 
-/// A scenario file that cannot be used: names the file, the JSON path and what was expected.
+/// A scenario file that cannot be used: names the file, where (line:column and JSON path) and
+/// what was expected. The text is safe to print whatever the file held: control characters
+/// (NUL included) are escaped and long values clipped.
 public struct ScenarioError: Error, CustomStringConvertible, Sendable {
     public var file: String
     public var path: String
     public var message: String
-    public var description: String { "\(file): \(path.isEmpty ? "" : path + ": ")\(message)" }
+    /// Where in the file, when known (always, for a file that could be read).
+    public var location: JSONLocation?
+
+    public init(file: String, path: String, message: String, location: JSONLocation? = nil) {
+        self.file = file
+        self.path = path
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        let f = JSONText.sanitized(file, limit: 500)
+        let at = location.map { ":\($0.line):\($0.column)" } ?? ""
+        let p = JSONText.sanitized(path, limit: 300)
+        return "\(f)\(at): \(p.isEmpty ? "" : p + ": ")\(JSONText.sanitized(message))"
+    }
 }
 
 extension Scenario {
     /// Reads, decodes and validates a scenario file. Every failure is a `ScenarioError`.
-    public static func load(path: String) throws -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
+    /// - Parameter strategies: the strategy names the caller can run; when given, every key of
+    ///   `expect` must be one of them (a typo is an error, not a silently unchecked expectation).
+    public static func load(path: String, strategies: [String]? = nil) throws -> Scenario {
+        // Size first, so a huge or endless file (a FIFO, /dev/zero) is never read whole.
+        guard let h = FileHandle(forReadingAtPath: path) else {
             throw ScenarioError(file: path, path: "", message: "cannot read the file (does it exist?)")
         }
-        return try decode(data, file: path)
+        defer { try? h.close() }
+        let data: Data
+        do {
+            data = try h.read(upToCount: ScenarioLimits.maxFileBytes + 1) ?? Data()
+        } catch {
+            throw ScenarioError(file: path, path: "", message: "cannot read the file (is it a folder?)")
+        }
+        return try decode(data, file: path, strategies: strategies)
     }
 
-    public static func decode(_ data: Data, file: String) throws -> Scenario {
-        let s: Scenario
+    public static func decode(_ data: Data, file: String, strategies: [String]? = nil) throws -> Scenario {
+        let origin = JSONLocation(line: 1, column: 1)
+        guard data.count <= ScenarioLimits.maxFileBytes else {
+            throw ScenarioError(file: file, path: "", message: "the file is larger than \(ScenarioLimits.maxFileBytes) bytes, the limit for a scenario file; shrink the schedule (syncsim shrink) or split it", location: origin)
+        }
+        // 1. Syntax, duplicate keys, nesting, numbers: our reader, which knows lines and columns.
+        let tree: JSONNode
+        do {
+            tree = try JSONReader.read([UInt8](data))
+        } catch let e as JSONReadError {
+            throw ScenarioError(file: file, path: e.path, message: "not valid JSON: \(e.message)", location: e.location)
+        }
+        try ScenarioLimits.check(tree, file: file)
+        // 2. Meaning: the Codable model (unknown keys, names, types), located through the tree.
+        var s: Scenario
         do {
             s = try JSONDecoder().decode(Scenario.self, from: data)
         } catch let e as DecodingError {
-            throw Self.describe(e, file: file)
+            var err = Self.describe(e, file: file)
+            err.location = tree.nearestLocation(of: JSONPathComponent.parse(err.path))
+            throw err
+        } catch {
+            throw ScenarioError(file: file, path: "", message: "cannot decode the file: \(error)", location: origin)
         }
+        if let strategies { try s.checkStrategyNames(strategies, file: file, tree: tree) }
+        // 3. The schedule as written: ranges, references, order (paths and ids as in the file).
         do {
             _ = try s.schedule.compile()
         } catch let e as ScheduleError {
-            throw ScenarioError(file: file, path: e.path, message: e.message)
+            throw ScenarioError(file: file, path: e.path, message: e.message, location: tree.nearestLocation(of: JSONPathComponent.parse(e.path)))
         }
+        // 4. Sparse ids renumbered in order (valid stays valid: order and equality are kept).
+        s.entityRenumbering = s.schedule.entityRenumbering
+        s.schedule = s.schedule.withDenseEntityIDs()
         return s
     }
 
-    static func pathString(_ path: [CodingKey]) -> String {
-        var s = ""
-        for k in path {
-            if let i = k.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + k.stringValue }
+    /// Every `expect` key names a strategy the caller can run. (`strategy` is resolved by the
+    /// caller, which may override it, e.g. `replay --strategy`.)
+    func checkStrategyNames(_ names: [String], file: String, tree: JSONNode) throws {
+        func fail(_ path: [JSONPathComponent], _ name: String) -> ScenarioError {
+            ScenarioError(file: file, path: JSONPathComponent.render(path),
+                          message: "unknown strategy '\(JSONText.clipped(name))'\(suggestion(name, names)); expected one of: \(names.joined(separator: ", "))",
+                          location: tree.nearestLocation(of: path))
         }
-        return s
+        for name in expect.keys.sorted() where !names.contains(name) {
+            throw fail([.key("expect"), .key(name)], name)
+        }
+    }
+
+    static func pathString(_ path: [CodingKey]) -> String {
+        JSONPathComponent.render(path.map { k in k.intValue.map { .index($0) } ?? .key(k.stringValue) })
     }
 
     static func describe(_ e: DecodingError, file: String) -> ScenarioError {
         switch e {
         case .keyNotFound(let k, let ctx):
-            return ScenarioError(file: file, path: pathString(ctx.codingPath + [k]), message: "missing required key '\(k.stringValue)'")
+            return ScenarioError(file: file, path: pathString(ctx.codingPath + [k]), message: "missing required key '\(JSONText.clipped(k.stringValue))'")
         case .typeMismatch(let t, let ctx):
-            return ScenarioError(file: file, path: pathString(ctx.codingPath), message: "wrong type: expected \(typeName(t))" + (ctx.debugDescription.isEmpty ? "" : " (\(ctx.debugDescription))"))
+            return ScenarioError(file: file, path: pathString(ctx.codingPath), message: "wrong type: expected \(typeName(t))" + (ctx.debugDescription.isEmpty ? "" : " (\(JSONText.clipped(ctx.debugDescription, 200)))"))
         case .valueNotFound(let t, let ctx):
             return ScenarioError(file: file, path: pathString(ctx.codingPath), message: "expected \(typeName(t)), found null")
         case .dataCorrupted(let ctx):
             if ctx.codingPath.isEmpty, let u = ctx.underlyingError {
-                return ScenarioError(file: file, path: "", message: "not valid JSON: \((u as NSError).userInfo[NSDebugDescriptionErrorKey] ?? u.localizedDescription)")
+                return ScenarioError(file: file, path: "", message: "not valid JSON: \(JSONText.clipped("\((u as NSError).userInfo[NSDebugDescriptionErrorKey] ?? u.localizedDescription)", 200))")
             }
-            return ScenarioError(file: file, path: pathString(ctx.codingPath), message: ctx.debugDescription)
+            return ScenarioError(file: file, path: pathString(ctx.codingPath), message: JSONText.sanitized(ctx.debugDescription, limit: 1_000))
         @unknown default:
-            return ScenarioError(file: file, path: "", message: "\(e)")
+            return ScenarioError(file: file, path: "", message: JSONText.clipped("\(e)", 300))
         }
     }
 
     static func typeName(_ t: Any.Type) -> String {
         switch t {
         case is String.Type: return "a string"
-        case is Int.Type, is Int64.Type, is UInt32.Type, is UInt64.Type: return "a whole number"
+        case is Int.Type, is Int64.Type: return "a whole number in \(Int64.min)…\(Int64.max)"
+        case is UInt32.Type: return "a whole number in 0…\(UInt32.max)"
+        case is UInt64.Type: return "a whole number in 0…\(UInt64.max)"
         case is Bool.Type: return "true or false"
         default:
             let n = String(describing: t)

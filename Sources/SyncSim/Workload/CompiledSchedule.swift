@@ -44,22 +44,12 @@ extension Schedule {
     private func compileNamed() throws -> CompiledSchedule {
         let o = options
         let sc = schema
-        guard o.clients >= 1 && o.clients <= 26 else {
-            throw ScheduleError(path: "options.clients", "expected 1…26 clients, got \(o.clients)")
-        }
-        guard o.latencyMinMs >= 0 && o.latencyMaxMs >= o.latencyMinMs else {
-            throw ScheduleError(path: "options.latencyMaxMs", "expected 0 ≤ latencyMinMs ≤ latencyMaxMs")
-        }
-        for (name, v) in [("dropPpm", o.dropPpm), ("duplicatePpm", o.duplicatePpm), ("delayPpm", o.delayPpm)] where v > 1_000_000 {
-            throw ScheduleError(path: "options.\(name)", "expected parts per million in 0…1000000, got \(v)")
-        }
-        guard o.queueCap >= 1 else { throw ScheduleError(path: "options.queueCap", "expected at least 1") }
-        guard o.maxEvents >= 1 else { throw ScheduleError(path: "options.maxEvents", "expected at least 1") }
-        guard o.settleLimitMs >= 1 else { throw ScheduleError(path: "options.settleLimitMs", "expected at least 1") }
+        try Self.checkOptions(o)
 
         var ns: [EntityID: NamespaceID] = [:]
         for (i, e) in initial.enumerated() {
             let p = "initial[\(i)]"
+            try Self.check(e.entity, path: "\(p).entity")
             if ns[e.entity] != nil { throw ScheduleError(path: "\(p).entity", "entity \(e.entity.raw) is defined twice") }
             guard sc.contains(e.namespace) else { throw ScheduleError(path: "\(p).namespace", "namespace \(e.namespace.raw) is not in schema \(sc.name)") }
             try Self.check(e.values, e.namespace, sc, path: "\(p).set")
@@ -71,6 +61,7 @@ extension Schedule {
                 guard sc.contains(l.link), sc.source(of: l.link) == e.namespace else {
                     throw ScheduleError(path: p, "\(e.namespace.name) has no link \(l.link.name)")
                 }
+                try Self.check(l.target, path: "\(p).target")
                 guard ns[l.target] == sc.target(of: l.link) else {
                     throw ScheduleError(path: "\(p).target", "expected an initial \(sc.target(of: l.link).singular) entity, got \(l.target.raw)")
                 }
@@ -85,6 +76,7 @@ extension Schedule {
         var nextQuery: UInt32 = 0
         var burst: UInt32 = 0
         var subs: [SubscriptionID: ClientID] = [:]
+        var usedSubs: Set<SubscriptionID> = []
         var lastTime: Int64 = 0
 
         func write(_ ops: [Op], burst: UInt32? = nil) -> UserWrite {
@@ -94,7 +86,9 @@ extension Schedule {
 
         for (i, a) in actions.enumerated() {
             let p = "actions[\(i)]"
-            guard a.at >= 0 else { throw ScheduleError(path: "\(p).at", "expected a time ≥ 0 ms, got \(a.at)") }
+            guard ScheduleLimits.times.contains(a.at) else {
+                throw ScheduleError(path: "\(p).at", ScheduleLimits.outOfRange("a time", a.at, ScheduleLimits.times, unit: " ms"))
+            }
             guard a.at >= lastTime else {
                 throw ScheduleError(path: "\(p).at", "time goes backwards: \(a.at) ms after \(lastTime) ms (actions must be in time order)")
             }
@@ -103,12 +97,14 @@ extension Schedule {
                 throw ScheduleError(path: "\(p).client", "client \(c) does not exist (options.clients = \(o.clients))")
             }
             func known(_ e: EntityID, _ field: String = "entity") throws -> NamespaceID {
+                try Self.check(e, path: "\(p).\(field)")
                 guard let n = ns[e] else {
                     throw ScheduleError(path: "\(p).\(field)", "entity \(e.raw) is referenced before it is created")
                 }
                 return n
             }
             func new(_ e: EntityID, _ n: NamespaceID) throws {
+                try Self.check(e, path: "\(p).entity")
                 if ns[e] != nil { throw ScheduleError(path: "\(p).entity", "entity \(e.raw) is created twice (ids are never reused)") }
                 ns[e] = n
             }
@@ -144,7 +140,18 @@ extension Schedule {
                 guard sc.contains(f), sc.namespace(of: f) == n else { throw ScheduleError(path: "\(p).field", "\(f.name) is not a field of \(n.name)") }
                 guard sc.kind(of: f) == .string else { throw ScheduleError(path: "\(p).field", "expected a string field to type into, got \(f.name)") }
                 guard !text.isEmpty else { throw ScheduleError(path: "\(p).text", "expected at least one character") }
-                guard every >= 0 else { throw ScheduleError(path: "\(p).everyMs", "expected ≥ 0") }
+                let chars = text.count
+                guard chars <= ScheduleLimits.maxTypedCharacters, text.utf8.count <= 4 * ScheduleLimits.maxTypedCharacters else {
+                    throw ScheduleError(path: "\(p).text", "expected 1…\(ScheduleLimits.maxTypedCharacters) characters (at most \(4 * ScheduleLimits.maxTypedCharacters) UTF-8 bytes) to type, got \(chars) characters (\(text.utf8.count) bytes); split the burst into several type actions")
+                }
+                guard ScheduleLimits.typingGaps.contains(every) else {
+                    throw ScheduleError(path: "\(p).everyMs", ScheduleLimits.outOfRange("a gap between keystrokes", every, ScheduleLimits.typingGaps, unit: " ms"))
+                }
+                // Both factors are bounded above, so this cannot overflow.
+                let end = t + Int64(chars - 1) * every
+                guard end <= ScheduleLimits.times.upperBound else {
+                    throw ScheduleError(path: "\(p).everyMs", "the burst's last keystroke at \(t) + \(chars - 1) × \(every) = \(end) ms is after \(ScheduleLimits.times.upperBound) ms, the last time a schedule may use; type fewer characters or faster")
+                }
                 burst += 1
                 var prefix = ""
                 for (k, ch) in text.enumerated() {
@@ -166,7 +173,10 @@ extension Schedule {
                 let n = try known(e)
                 entries.append(.init(time: t, step: .admin(write([.delete(e, n)])), source: i))
             case .subscribe(let c, let s, let q):
-                if subs[s] != nil { throw ScheduleError(path: "\(p).sub", "subscription \(s.raw) is opened twice") }
+                if usedSubs.contains(s) {
+                    throw ScheduleError(path: "\(p).sub", "subscription \(s.raw) is opened twice; subscription ids are unique in a schedule (use a new number)")
+                }
+                usedSubs.insert(s)
                 try Self.check(q, sc, path: "\(p).query")
                 subs[s] = c
                 entries.append(.init(time: t, step: .user(c, .subscribe(s, q)), source: i))
@@ -197,9 +207,59 @@ extension Schedule {
                 throw ScheduleError(path: "\(path).\(v.field.name)", "\(v.field.name) is not a field of \(n.name) (fields: \(sc.fields(of: n).map { sc.name(of: $0) }.joined(separator: ", ")))")
             }
             guard v.value.kind == sc.kind(of: v.field) else {
-                throw ScheduleError(path: "\(path).\(v.field.name)", "expected a \(sc.kind(of: v.field)) value, got \(v.value)")
+                throw ScheduleError(path: "\(path).\(v.field.name)", "expected a \(sc.kind(of: v.field)) value, got \(JSONText.clipped(v.value.description))")
             }
+            try check(v.value, path: "\(path).\(v.field.name)")
         }
+    }
+
+    /// A value's size and range: strings are copied into every store and message that holds
+    /// them, so they are bounded; integers stay exactly representable in JSON.
+    static func check(_ v: FieldValue, path: String) throws {
+        switch v {
+        case .string(let s) where s.utf8.count > ScheduleLimits.maxStringBytes:
+            throw ScheduleError(path: path, "expected a string of at most \(ScheduleLimits.maxStringBytes) UTF-8 bytes, got \(s.utf8.count) bytes")
+        case .int(let i) where !ScheduleLimits.intValues.contains(i):
+            throw ScheduleError(path: path, ScheduleLimits.outOfRange("an integer", i, ScheduleLimits.intValues))
+        default: break
+        }
+    }
+
+    static func check(_ e: EntityID, path: String) throws {
+        guard ScheduleLimits.entityIDs.contains(e.raw) else {
+            throw ScheduleError(path: path, ScheduleLimits.outOfRange("an entity id", e.raw, ScheduleLimits.entityIDs))
+        }
+    }
+
+    /// Every option inside its `ScheduleLimits` range, with the range in the message.
+    static func checkOptions(_ o: SimulationOptions) throws {
+        func within<T: BinaryInteger>(_ name: String, _ v: T, _ r: ClosedRange<T>, _ what: String, unit: String = " ms") throws {
+            guard r.contains(v) else { throw ScheduleError(path: "options.\(name)", ScheduleLimits.outOfRange(what, v, r, unit: unit)) }
+        }
+        try within("clients", o.clients, ScheduleLimits.clients, "a number of clients", unit: "")
+        try within("latencyMinMs", o.latencyMinMs, ScheduleLimits.durations, "a latency")
+        try within("latencyMaxMs", o.latencyMaxMs, ScheduleLimits.durations, "a latency")
+        guard o.latencyMaxMs >= o.latencyMinMs else {
+            throw ScheduleError(path: "options.latencyMaxMs", "expected latencyMinMs ≤ latencyMaxMs, got \(o.latencyMinMs) > \(o.latencyMaxMs)")
+        }
+        try within("dropPpm", o.dropPpm, ScheduleLimits.ppm, "parts per million", unit: "")
+        try within("duplicatePpm", o.duplicatePpm, ScheduleLimits.ppm, "parts per million", unit: "")
+        try within("delayPpm", o.delayPpm, ScheduleLimits.ppm, "parts per million", unit: "")
+        try within("delayMaxMs", o.delayMaxMs, ScheduleLimits.durations, "an extra delay")
+        guard o.clockSkewMs.count <= o.clients else {
+            throw ScheduleError(path: "options.clockSkewMs", "expected at most one skew per client (\(o.clients)), got \(o.clockSkewMs.count)")
+        }
+        for (i, s) in o.clockSkewMs.enumerated() where !ScheduleLimits.skews.contains(s) {
+            throw ScheduleError(path: "options.clockSkewMs[\(i)]", ScheduleLimits.outOfRange("a clock skew", s, ScheduleLimits.skews, unit: " ms"))
+        }
+        try within("conflictThinkMs", o.conflictThinkMs, ScheduleLimits.durations, "a think time")
+        try within("queueCap", o.queueCap, ScheduleLimits.queueCaps, "a queue cap", unit: "")
+        try within("connectTimeoutMs", o.connectTimeoutMs, ScheduleLimits.timeouts, "a connect timeout")
+        try within("unreachableDetectMs", o.unreachableDetectMs, ScheduleLimits.timeouts, "a detection delay")
+        try within("settleLimitMs", o.settleLimitMs, ScheduleLimits.settleLimits, "a settle limit")
+        try within("maxEvents", o.maxEvents, ScheduleLimits.maxEvents, "an event bound", unit: " events")
+        try within("sendTimeoutMs", o.strategy.sendTimeoutMs, ScheduleLimits.intervals, "a send timeout")
+        try within("syncIntervalMs", o.strategy.syncIntervalMs, ScheduleLimits.intervals, "a sync interval")
     }
 
     /// A query's namespace, filter and include must be the schema's.
@@ -212,6 +272,7 @@ extension Schedule {
             guard f.value.kind == sc.kind(of: f.field) else {
                 throw ScheduleError(path: "\(path).where", "wrong value type for \(f.field.name)")
             }
+            try check(f.value, path: "\(path).where")
         }
         switch q.include {
         case .forward(let l)?:

@@ -1,0 +1,60 @@
+/// What a scenario file may be, beyond what a schedule may be (`ScheduleLimits`).
+///
+/// Why: a file is untrusted input. These caps keep the memory and time of loading and running
+/// any accepted file proportional to its size and small in absolute terms (an accepted file of
+/// 1 MB runs in well under 256 MB), and each is reported with its location and the limit.
+/// Generated schedules never pass through here; a file written by `syncsim shrink` is far
+/// inside every cap.
+public enum ScenarioLimits {
+    /// The largest file read: 4 MiB (the library's files are a few KiB).
+    public static let maxFileBytes = 4 << 20
+    /// Timed actions in one file.
+    public static let maxActions = 100_000
+    /// Entities in `initial`.
+    public static let maxInitialEntities = 20_000
+    /// `title`: one line.
+    public static let maxTitleCharacters = 500
+    /// `description`: a paragraph or two.
+    public static let maxDescriptionCharacters = 20_000
+
+    /// Checks the parsed tree before decoding: every number is a whole number that fits in 64
+    /// bits (no value in the format is fractional, so `1.5` or `1e3` is a mistake, not a
+    /// rounding question), and the top-level arrays and texts are within the caps.
+    static func check(_ tree: JSONNode, file: String) throws {
+        func fail(_ path: [JSONPathComponent], _ at: JSONLocation, _ message: String) -> ScenarioError {
+            ScenarioError(file: file, path: JSONPathComponent.render(path), message: message, location: at)
+        }
+        // Numbers, iteratively (the reader bounds the depth; this walk needs no stack anyway).
+        var work: [(JSONNode, [JSONPathComponent])] = [(tree, [])]
+        while let (n, path) = work.popLast() {
+            switch n.value {
+            case .object(let ms): for m in ms.reversed() { work.append((m.value, path + [.key(m.key)])) }
+            case .array(let xs): for (i, x) in xs.enumerated().reversed() { work.append((x, path + [.index(i)])) }
+            case .number(let text):
+                if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+                    throw fail(path, n.location, "expected a whole number, got \(JSONText.clipped(text)); every number in a scenario file is an integer (write it without a fraction or exponent)")
+                }
+                if Int64(text) == nil && UInt64(text) == nil {
+                    throw fail(path, n.location, "the number \(JSONText.clipped(text)) is outside \(Int64.min)…\(UInt64.max); no value in a scenario file is that large")
+                }
+            default: break
+            }
+        }
+        guard case .object(let top) = tree.value else {
+            throw fail([], tree.location, "expected a JSON object ({\"format\": 1, \"title\": …}) at the top level")
+        }
+        for m in top {
+            switch (m.key, m.value.value) {
+            case ("actions", .array(let xs)) where xs.count > maxActions:
+                throw fail([.key("actions")], m.value.location, "\(xs.count) actions; a scenario file holds at most \(maxActions) (shrink it with syncsim shrink)")
+            case ("initial", .array(let xs)) where xs.count > maxInitialEntities:
+                throw fail([.key("initial")], m.value.location, "\(xs.count) initial entities; a scenario file holds at most \(maxInitialEntities)")
+            case ("title", .string(let t)) where t.count > maxTitleCharacters:
+                throw fail([.key("title")], m.value.location, "a title of \(t.count) characters; expected at most \(maxTitleCharacters) (put the rest in \"description\")")
+            case ("description", .string(let t)) where t.count > maxDescriptionCharacters:
+                throw fail([.key("description")], m.value.location, "a description of \(t.count) characters; expected at most \(maxDescriptionCharacters)")
+            default: break
+            }
+        }
+    }
+}
