@@ -9,6 +9,14 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
     /// no has-many link, so records of such schemas cost what they did before has-many existed.
     public var manyLinks: [[EntityID]]
 
+    /// A record with the given slots (as `values`, `links` and `manyLinks` describe them).
+    public init(namespace: NamespaceID, values: [FieldValue?], links: [EntityID?], manyLinks: [[EntityID]]) {
+        self.namespace = namespace
+        self.values = values
+        self.links = links
+        self.manyLinks = manyLinks
+    }
+
     /// A blank record of `namespace` with one slot per field and link of `schema`.
     public init(namespace: NamespaceID, schema: Schema) {
         self.namespace = namespace
@@ -35,6 +43,13 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
     public func targets(_ link: LinkID) -> [EntityID] {
         if let t = self[link] { return [t] }
         return Int(link.raw) < manyLinks.count ? manyLinks[Int(link.raw)] : []
+    }
+
+    /// Calls `body` with every target of `link`, ascending, without building an array.
+    @inline(__always) public func forEachTarget(of link: LinkID, _ body: (EntityID) -> Void) {
+        let i = Int(link.raw)
+        if i < links.count, let t = links[i] { body(t); return }
+        if i < manyLinks.count { for t in manyLinks[i] { body(t) } }
     }
 
     /// Whether `link` points at `target`.
@@ -180,6 +195,15 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         }
     }
 
+    /// A store over `slots` (slot `i` holds entity `i`): built in one pass by callers that
+    /// already have their records by id, instead of one assignment (and growth) per entity.
+    public init(slots: [EntityRecord?]) {
+        var n = 0
+        for r in slots where r != nil { n += 1 }
+        records = slots
+        count = n
+    }
+
     @inline(__always) public subscript(id: EntityID) -> EntityRecord? {
         get { Int(id.raw) < records.count ? records[Int(id.raw)] : nil }
         set {
@@ -229,8 +253,10 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             let i = Int(e.raw)
             if i < records.count, let have = records[i]?.namespace {
                 if have != ns { return .wrongNamespace(e) }
-                // In place: the record's slots are copied at most once (if shared).
-                for x in a { records[i]![x.field] = x.value }
+                // In place: the record's slots are copied at most once (if shared), and not at
+                // all when every value is already the one assigned (overlays re-apply whole
+                // entities that mostly equal what the store holds).
+                for x in a where records[i]![x.field] != x.value { records[i]![x.field] = x.value }
             } else {
                 if mode == .update { return .missingEntity(e) }
                 var r = EntityRecord(namespace: ns, schema: schema)
@@ -284,6 +310,14 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             for i in records.indices where records[i]?.refers(to: e) == true { save(EntityID(UInt32(i))) }
         }
         return apply(op, schema: schema, mode: mode)
+    }
+
+    /// `self[id] = r`, noting in `undo` what it replaces.
+    public mutating func set(_ id: EntityID, _ r: EntityRecord?, undo: inout UndoLog) {
+        if undo.slots < 0 { undo.slots = records.count; undo.count = count }
+        let i = Int(id.raw)
+        if i < undo.slots, !undo.saved.contains(where: { $0.index == i }) { undo.saved.append((i, records[i])) }
+        self[id] = r
     }
 
     /// Restores the store to what it was before the changes `undo` logged.

@@ -83,6 +83,36 @@ struct ReferenceTests {
         #expect(client.pendingWrites.isEmpty)
     }
 
+    /// A write is atomic and applied in place: a refusal after earlier steps took effect rolls
+    /// them back (registers, tombstones, cleared links, the derived store), leaving the table
+    /// equal to what it was.
+    @Test func refusedWriteRollsBackInPlace() {
+        let schema = Schema.default
+        var t = ReferenceTable()
+        let profile = EntityID(2), post = EntityID(3)
+        _ = t.apply([.create(todo, .todos, [FieldAssignment(.title, .string("T"))]),
+                     .create(profile, .profiles, [FieldAssignment(.name, .string("Ann"))]),
+                     .create(post, .posts, []), .link(post, .author, profile)],
+                    stamp: stamp(10, 0, 0), version: 1, schema: schema)
+        let before = t
+        let r = t.apply([.update(todo, .todos, [FieldAssignment(.title, .string("changed"))]),
+                         .create(EntityID(40), .todos, []),
+                         .delete(profile, .profiles),  // clears the post's author
+                         .link(post, .author, EntityID(99))],  // refused: no such target
+                        stamp: stamp(20, 0, 0), version: 2, schema: schema)
+        #expect(r == .failure(.missing(EntityID(99))))
+        #expect(t == before)
+        #expect(t.states.count == before.states.count)
+        #expect(t.store[post]?[LinkID.author] == profile)
+        // And a write that succeeds keeps every step.
+        let ok = t.apply([.update(todo, .todos, [FieldAssignment(.title, .string("changed"))]), .delete(profile, .profiles)],
+                         stamp: stamp(30, 0, 0), version: 3, schema: schema)
+        #expect((try? ok.get())?.count == 2)
+        #expect(t.store[todo]?[FieldID.title] == .string("changed"))
+        #expect(t.store[post]?[LinkID.author] == nil)
+        #expect(t[profile]?.deleted == true)
+    }
+
     @Test func clientRefusesAtOnceAnEditOfAnEntityItKnowsIsDeleted() {
         var client = ReferenceClient(context: .testing(a), restoring: nil)
         _ = client.step(.network(.online))

@@ -20,6 +20,44 @@ import Testing
         return s
     }
 
+    /// `save()`'s closure over links (a set, computed with an adjacency list) equals the scan it
+    /// replaced: start from the accepted entries, follow links either way inside the view.
+    @Test func linkClosureEqualsNaiveScan() {
+        let c = SharedDiffStrategy().makeClient(ClientContext.testing(persistence: false), restoring: nil)
+        let schema = Schema.default
+        var r = SimRandom(seed: 11)
+        for round in 0..<40 {
+            var store = EntityStore()
+            let n = 2 + Int(r.next() % 14)
+            for i in 1...n {
+                let ns: NamespaceID = [.profiles, .posts, .todos][Int(r.next() % 3)]
+                _ = store.apply(.create(EntityID(UInt32(i)), ns, []), schema: schema)
+            }
+            for i in 1...n where store[EntityID(UInt32(i))]?.namespace == .posts && r.next() % 3 != 0 {
+                _ = store.apply(.link(EntityID(UInt32(i)), .author, EntityID(UInt32(1 + r.next() % UInt64(n)))), schema: schema)
+            }
+            let query: Query = round % 2 == 0 ? Query(.posts, include: .forward(.author)) : Query(.profiles, include: .reverse(.author))
+            let view = query.evaluate(store)
+            let due: NamespaceID = round % 3 == 0 ? .profiles : .posts
+            // The scan `save()` did before.
+            var sent: [EntityID] = view.entries.filter { $0.record.namespace == due }.map(\.id)
+            var frontier = sent
+            while let e = frontier.popLast() {
+                guard let rec = view.record(e) else { continue }
+                var next: [EntityID] = []
+                for l in schema.links(of: rec.namespace) { for t in rec.targets(l) where view.contains(t) { next.append(t) } }
+                for entry in view.entries {
+                    for l in schema.links(of: entry.record.namespace) where entry.record.points(l, at: e) { next.append(entry.id) }
+                }
+                for x in next where !sent.contains(x) { sent.append(x); frontier.append(x) }
+            }
+            sent.sort()
+            let reached = c.linkClosure(of: view) { $0.namespace == due }
+            let fast = view.entries.indices.filter { reached[$0] }.map { view.entries[$0].id }
+            #expect(fast == sent, "round \(round)")
+        }
+    }
+
     static func saveTimer(_ s: UInt32) -> TimerID { TimerID(1 << 31 | s) }
 
     /// A client connected and authenticated, with sub1 = `profiles` and sub2 = `posts with author`

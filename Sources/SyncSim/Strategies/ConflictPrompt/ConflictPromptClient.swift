@@ -530,8 +530,7 @@ public struct ConflictPromptClient: ClientMachine {
         let pending = pendingEntities()
         for i in views.indices {
             guard let base = views[i].base else { continue }
-            let shown = render(views[i], base, pending)
-            if shown != views[i].shown {
+            if let shown = render(views[i], base, pending, unlessEqualTo: views[i].shown) {
                 views[i].shown = shown
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
@@ -539,15 +538,19 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
+        render(v, base, pending, unlessEqualTo: nil)!
+    }
+
+    /// `render(v, base, pending)`, or nil when that equals `shown` (told without building it).
+    func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID], unlessEqualTo shown: QueryResult?) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
         let holds = v.holds.filter { pending.contains($0.entity) }
-        if late.isEmpty && queue.isEmpty && holds.isEmpty { return base.result }
-        var store = EntityStore()
-        for e in base.result.entries { store[e.id] = e.record }
+        if late.isEmpty && queue.isEmpty && holds.isEmpty { return shown == base.result ? nil : base.result }
+        var store = EntityStore(entriesOf: base.result)
         for h in holds { store[h.entity] = h.record }
         for c in late { for op in c.ops { overlay(op, &store) } }
         for entry in queue { for op in entry.ops { overlay(op, &store) } }
-        return v.query.evaluate(store)
+        return v.query.evaluate(store, unlessEqualTo: shown)
     }
 
     /// A local step over a list's data. An entity the list does not hold starts from the newest

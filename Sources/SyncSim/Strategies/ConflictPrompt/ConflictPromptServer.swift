@@ -200,8 +200,11 @@ public struct ConflictPromptServer: ServerMachine {
     }
 
     func snapshot(_ q: Query) -> CPSnapshot {
-        let r = q.evaluate(data)
-        return CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
+        snapshot(of: q.evaluate(data))
+    }
+
+    func snapshot(of r: QueryResult) -> CPSnapshot {
+        CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
     }
 
     /// Realtime: every registered list whose result changed, per client in id order. Lists that
@@ -214,8 +217,9 @@ public struct ConflictPromptServer: ServerMachine {
             for i in registered[c].indices {
                 if registered[c][i].last != nil,
                    changed.isDisjoint(with: registered[c][i].sub.query.readNamespaces(in: schema)) { continue }
-                let s = snapshot(registered[c][i].sub.query)
-                if s.result != registered[c][i].last {
+                // Unchanged results are told without building them.
+                if let r = registered[c][i].sub.query.evaluate(data, unlessEqualTo: registered[c][i].last) {
+                    let s = snapshot(of: r)
                     registered[c][i].last = s.result
                     ids.append(registered[c][i].sub.id)
                     snaps.append(s)

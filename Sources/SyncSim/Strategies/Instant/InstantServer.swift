@@ -117,15 +117,21 @@ public struct InstantServer: ServerMachine {
                 if changed.isDisjoint(with: q.readNamespaces(in: schema)) { continue }
                 let last = sessions[i]![j].last
                 if unchanged.contains(where: { $0.0 == q && $0.1 == last }) { continue }
-                if q.evaluates(data, to: last) {
-                    unchanged.append((q, last))
-                    continue
-                }
+                // One pass over the store per distinct query: the result, or nil when it equals
+                // `last`; a query already evaluated compares its result instead.
                 let r: QueryResult
                 if let k = evaluated.firstIndex(where: { $0.0 == q }) {
                     r = evaluated[k].1
+                    if r == last {
+                        unchanged.append((q, last))
+                        continue
+                    }
                 } else {
-                    r = q.evaluate(data)
+                    guard let fresh = q.evaluate(data, unlessEqualTo: last) else {
+                        unchanged.append((q, last))
+                        continue
+                    }
+                    r = fresh
                     evaluated.append((q, r))
                 }
                 sessions[i]![j].last = r

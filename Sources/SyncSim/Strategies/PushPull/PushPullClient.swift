@@ -478,23 +478,39 @@ public struct PushPullClient: ClientMachine {
     }
 
     /// The UI's view of the database: live rows; links to rows it does not have are hidden.
+    ///
+    /// Built straight into id slots: each live row goes to its entity's slot, so the dictionary's
+    /// iteration order cannot reach the result (no sort, no per-row growth of the store), and a
+    /// row is copied again only when it has a link to hide.
     mutating func rebuildView() {
-        var s = EntityStore()
-        for e in records.keys.sorted() where records[e]!.status != .deleted { s[e] = records[e]!.record }
-        for (e, r) in s.entities {
-            var r2 = r
-            for l in schema.links(of: r.namespace) { r2.filterLink(l) { s[$0]?.namespace == schema.target(of: l) } }
-            if r2 != r { s[e] = r2 }
+        var n = 0
+        for (e, r) in records where r.status != .deleted { n = max(n, Int(e.raw) + 1) }
+        var slots = [EntityRecord?](repeating: nil, count: n)
+        for (e, r) in records where r.status != .deleted { slots[Int(e.raw)] = r.record }
+        func has(_ t: EntityID, _ ns: NamespaceID) -> Bool {
+            let j = Int(t.raw)
+            return j < n && slots[j]?.namespace == ns
         }
-        view = s
+        for i in 0..<n {
+            guard let r = slots[i] else { continue }
+            var hides = false
+            for l in schema.links(of: r.namespace) where !hides {
+                let ns = schema.target(of: l)
+                r.forEachTarget(of: l) { t in if !has(t, ns) { hides = true } }
+            }
+            guard hides else { continue }
+            var r2 = r
+            for l in schema.links(of: r.namespace) { r2.filterLink(l) { has($0, schema.target(of: l)) } }
+            slots[i] = r2
+        }
+        view = EntityStore(slots: slots)
     }
 
     /// Subscriptions evaluate their query over the local database and yield when it changes.
     mutating func refreshYields(out: inout ClientOutbox<PushPullUp>) {
         rebuildView()
         for i in subs.indices {
-            let r = subs[i].query.evaluate(view)
-            if r != subs[i].shown {
+            if let r = subs[i].query.evaluate(view, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))
             }

@@ -306,8 +306,7 @@ public struct ReferenceClient: ClientMachine {
     mutating func yieldChanged(out: inout ClientOutbox<Up>) {
         guard replicaValid else { return }
         for i in subs.indices {
-            let r = subs[i].query.evaluate(view.store)
-            if subs[i].shown != r {
+            if let r = subs[i].query.evaluate(view.store, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
             }

@@ -36,13 +36,16 @@ public struct EntityState: Hashable, Sendable, StableHashable {
     /// What the oracles and queries see: nil for a tombstone.
     public func record(in schema: Schema) -> EntityRecord? {
         if deleted { return nil }
-        var r = EntityRecord(namespace: namespace, schema: schema)
-        r.values = values
-        r.links = links
-        for (i, regs) in manyLinks.enumerated() where i < r.manyLinks.count {
-            r.manyLinks[i] = regs.filter(\.present).map(\.target).sorted()
+        // The record shares the register arrays' storage (no blank slots allocated to be
+        // overwritten).
+        var many: [[EntityID]] = []
+        if schema.hasManyLinks {
+            many = Array(repeating: [], count: schema.linkCount)
+            for (i, regs) in manyLinks.enumerated() where i < many.count {
+                many[i] = regs.filter(\.present).map(\.target).sorted()
+            }
         }
-        return r
+        return EntityRecord(namespace: namespace, values: values, links: links, manyLinks: many)
     }
 
     public func stableHash(into h: inout StableHasher) {
@@ -132,21 +135,50 @@ public struct ReferenceTable: Hashable, Sendable {
     /// link pointing at the entity; an edit of a tombstone, a link to or from one, is refused;
     /// link/unlink are LWW registers too (unlink only clears the link if it still points at the
     /// named target).
+    ///
+    /// In place, with a journal to roll a refused write back: working on a copy of the table cost
+    /// a reference count per entity per write (the whole table, O(entities), each time).
     public mutating func apply(_ ops: [Op], stamp: HLCTimestamp, version: UInt64, schema: Schema) -> Result<[Op], ReferenceRefusal> {
-        var t = self
+        var journal = Journal(slots: states.count)
         var effective: [Op] = []
         effective.reserveCapacity(ops.count)
         for op in ops {
-            switch t.applyOne(op, stamp: stamp, version: version, schema: schema) {
+            switch applyOne(op, stamp: stamp, version: version, schema: schema, journal: &journal) {
             case .success(let e): effective.append(e)
-            case .failure(let r): return .failure(r)
+            case .failure(let r):
+                rollBack(journal)
+                return .failure(r)
             }
         }
-        self = t
         return .success(effective)
     }
 
-    mutating func applyOne(_ op: Op, stamp: HLCTimestamp, version: UInt64, schema: Schema) -> Result<Op, ReferenceRefusal> {
+    /// What a write changed so far: each slot as it was before its first change, `states.count`
+    /// before the write, and the store's own undo log.
+    struct Journal {
+        var saved: [(index: Int, state: EntityState?)] = []
+        var slots: Int
+        var store = EntityStore.UndoLog()
+        init(slots: Int) { self.slots = slots }
+    }
+
+    /// `put`, noting in `journal` what it replaces.
+    mutating func put(_ id: EntityID, _ s: EntityState, schema: Schema, journal: inout Journal) {
+        let i = Int(id.raw)
+        if i < journal.slots, !journal.saved.contains(where: { $0.index == i }) { journal.saved.append((i, states[i])) }
+        if i >= states.count { states.append(contentsOf: repeatElement(nil, count: i - states.count + 1)) }
+        states[i] = s
+        store.set(id, s.record(in: schema), undo: &journal.store)
+    }
+
+    /// Restores the table to what it was before the changes `journal` logged.
+    mutating func rollBack(_ journal: Journal) {
+        for (i, s) in journal.saved.reversed() { states[i] = s }
+        if states.count > journal.slots { states.removeSubrange(journal.slots...) }
+        store.rollBack(journal.store)
+    }
+
+    mutating func applyOne(_ op: Op, stamp: HLCTimestamp, version: UInt64, schema: Schema, journal: inout Journal) -> Result<Op, ReferenceRefusal> {
         switch op {
         case .create(let e, let ns, let a), .update(let e, let ns, let a):
             if let err = EntityStore.validate(a, ns, schema: schema) { return .failure(.invalid(err.description)) }
@@ -162,7 +194,7 @@ public struct ReferenceTable: Hashable, Sendable {
                 won.append(x)
             }
             s.version = version
-            put(e, s, schema: schema)
+            put(e, s, schema: schema, journal: &journal)
             if case .create = op { return .success(.create(e, ns, won)) }
             return .success(.update(e, ns, won))
         case .delete(let e, let ns):
@@ -175,14 +207,14 @@ public struct ReferenceTable: Hashable, Sendable {
                 s.links = Array(repeating: nil, count: schema.linkCount)
                 if !s.manyLinks.isEmpty { s.manyLinks = Array(repeating: [], count: schema.linkCount) }
                 s.version = version
-                put(e, s, schema: schema)
+                put(e, s, schema: schema, journal: &journal)
                 for i in states.indices {
                     guard var r = states[i], !r.deleted,
                           r.links.contains(e) || r.manyLinks.contains(where: { $0.contains { $0.target == e && $0.present } }) else { continue }
                     for l in r.links.indices where r.links[l] == e { r.links[l] = nil }
                     for l in r.manyLinks.indices { r.manyLinks[l].removeAll { $0.target == e } }
                     r.version = version
-                    put(EntityID(UInt32(i)), r, schema: schema)
+                    put(EntityID(UInt32(i)), r, schema: schema, journal: &journal)
                 }
             }
             return .success(op)
@@ -210,7 +242,7 @@ public struct ReferenceTable: Hashable, Sendable {
                     s.manyLinks[li].sort { $0.target < $1.target }
                 }
                 s.version = version
-                put(e, s, schema: schema)
+                put(e, s, schema: schema, journal: &journal)
                 return .success(op)
             }
             if case .link = op {
@@ -223,7 +255,7 @@ public struct ReferenceTable: Hashable, Sendable {
             }
             s.linkStamps[li] = stamp
             s.version = version
-            put(e, s, schema: schema)
+            put(e, s, schema: schema, journal: &journal)
             return .success(op)
         }
     }

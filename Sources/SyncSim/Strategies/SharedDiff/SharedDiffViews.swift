@@ -71,8 +71,7 @@ extension SharedDiffClient {
     mutating func refreshViews(out: inout ClientOutbox<InstantUp>) {
         for i in collections.indices where !collections[i].key.isOnce {
             guard collections[i].server != nil else { continue }
-            let view = view(of: collections[i])
-            if view != collections[i].shown {
+            if let view = view(of: collections[i], unlessEqualTo: collections[i].shown) {
                 collections[i].shown = view
                 out(.event(.subscriptionYielded(SubscriptionID(UInt32(collections[i].key.raw)), fromCache: collections[i].fromCache)))
             }
@@ -83,14 +82,18 @@ extension SharedDiffClient {
     /// query. Entities a write needs but the answer lacks (a link target, an element edited in
     /// another collection) are taken from the collection that shows them.
     func view(of c: Collection) -> QueryResult {
-        guard let base = c.server else { return .empty }
+        view(of: c, unlessEqualTo: nil)!
+    }
+
+    /// `view(of: c)`, or nil when that equals `shown` (told without building the result).
+    func view(of c: Collection, unlessEqualTo shown: QueryResult?) -> QueryResult? {
+        guard let base = c.server else { return shown == .empty ? nil : .empty }
         let visible = pending.filter { $0.txID.map { $0 > c.processedTxID } ?? true }
-        if visible.isEmpty && unsaved.isEmpty { return base }
-        var store = EntityStore()
-        for e in base.entries { store[e.id] = e.record }
+        if visible.isEmpty && unsaved.isEmpty { return shown == base ? nil : base }
+        var store = EntityStore(entriesOf: base)
         for m in visible { for s in m.steps { apply(s.op, to: &store) } }
         for u in unsaved { for op in u.write.ops { apply(op, to: &store) } }
-        return c.query.evaluate(store)
+        return c.query.evaluate(store, unlessEqualTo: shown)
     }
 
     /// Applies one step optimistically (upsert; a step that cannot apply is skipped, as the
