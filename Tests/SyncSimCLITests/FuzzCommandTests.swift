@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import SyncSim
 
 /// Whole fuzz runs: deterministic across --jobs and shards, bounded by --time-budget, and
 /// producing all four report files.
@@ -64,7 +65,7 @@ import Testing
         let shape = ShapeChecker()
         parser.delegate = shape
         #expect(parser.parse(), "junit.xml is not well-formed")
-        #expect(shape.testcases == 2 * 15)
+        #expect(shape.testcases == 2 * InvariantID.builtIns.count)
         #expect(shape.badNesting == 0)
     }
 
