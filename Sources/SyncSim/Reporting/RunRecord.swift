@@ -59,6 +59,8 @@ extension Situation {
 
 public enum FaultKind: String, CaseIterable, Sendable {
     case drop, duplicate, delay, clockSkew, offline, unreachable, restart
+    /// A `crash` action: a fault aimed at a protocol point.
+    case crash
 }
 
 extension RunRecord {
@@ -100,6 +102,7 @@ extension RunRecord {
         if kinds[ActionKind.offline.rawValue] != nil { f.append(.offline) }
         if kinds[ActionKind.unreachable.rawValue] != nil { f.append(.unreachable) }
         if kinds[ActionKind.restart.rawValue] != nil { f.append(.restart) }
+        if kinds[ActionKind.crash.rawValue] != nil { f.append(.crash) }
         faults = f.map(\.rawValue)
         situations = Self.situations(r, schedule: schedule).map(\.rawValue)
     }

@@ -34,6 +34,8 @@ public struct Simulator<S: SyncStrategy> {
         case resolve(ClientID, ConflictID, ConflictChoice, incarnation: Int)
         case heal
         case settleCheck
+        /// A protocol-point fault strikes: the client crashes (if still in that incarnation).
+        case crash(ClientID, incarnation: Int)
     }
 
     public let strategy: S
@@ -78,6 +80,10 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline let observe: Bool
     /// Active subscriptions per client (the app's open screens), in id order.
     @usableFromInline var activeSubs: [[(SubscriptionID, Query)]]
+    /// Protocol-point faults armed by `crash` actions, per client; nil when none.
+    @usableFromInline var armedCrash: [CrashPoint?]
+    /// `duringApply`: the client whose current input is a received message it crashes applying.
+    @usableFromInline var applyingBeforeCrash: ClientID?
     @usableFromInline var deliveredWrites: Set<WriteID> = []
     @usableFromInline var unresolvedConflicts = 0
     @usableFromInline var conflictPrompts = 0
@@ -113,6 +119,7 @@ public struct Simulator<S: SyncStrategy> {
         disconnectNoticePending = Array(repeating: false, count: n)
         clientTimerGen = Array(repeating: [:], count: n)
         activeSubs = Array(repeating: [], count: n)
+        armedCrash = Array(repeating: nil, count: n)
         recorder = TraceRecorder(mode: trace)
         monitor = Monitor(clients: n, schema: schedule.schema)
         _history.setRecordsObservations(observe)
@@ -235,6 +242,9 @@ public struct Simulator<S: SyncStrategy> {
             userCommand(c, .resolveConflict(id, choice))
         case .heal: heal()
         case .settleCheck: settleCheck()
+        case .crash(let c, let inc):
+            guard inc == incarnation[c.index] else { return }
+            restart(c)
         }
     }
 
@@ -258,7 +268,34 @@ public struct Simulator<S: SyncStrategy> {
         case .unreachable(let c): setReachable(c, false)
         case .reachable(let c): setReachable(c, true)
         case .restart(let c): restart(c)
+        case .crash(let c, let point): armCrash(c, point)
         }
+    }
+
+    /// Arms a protocol-point fault; it strikes at the client's next such point.
+    @inlinable
+    mutating func armCrash(_ c: ClientID, _ point: CrashPoint) {
+        armedCrash[c.index] = point
+        recorder.begin(now, 0x65); recorder.hasher.combine(c.index); recorder.hasher.combine(point.rawValue)
+        if recorder.keepsLines {
+            let what: String
+            switch point {
+            case .afterSend: what = "\(c) will crash right after its next send, before anything it does next"
+            case .duringApply: what = "\(c) will crash while applying the next message it receives, at its first persist"
+            case .commitUnknown: what = "the server will crash between applying \(c)'s next transaction and acknowledging it"
+            }
+            recorder.line(now, .network, client: c, label: "fault armed", "fault armed: " + what)
+        }
+    }
+
+    /// The armed fault strikes now: the client's process is dead (the rest of what it was doing
+    /// is dropped by the caller) and it relaunches right after the current event.
+    @inlinable
+    mutating func crashSoon(_ c: ClientID, _ why: String) {
+        armedCrash[c.index] = nil
+        recorder.begin(now, 0x66); recorder.hasher.combine(c.index)
+        if recorder.keepsLines { recorder.line(now, .network, client: c, label: "crash", "\(c) crashes \(why)") }
+        queue.push(at: now, .crash(c, incarnation: incarnation[c.index]))
     }
 
     @inlinable
@@ -305,9 +342,17 @@ public struct Simulator<S: SyncStrategy> {
         cSpare = []
         cOut.swapEffects(&effects)
         defer { effects.removeAll(keepingCapacity: true); cSpare = effects }
+        // A protocol-point crash struck: the process is dead, the rest of this step never happens.
+        var dead = false
         for e in effects {
+            if dead { continue }
             switch e {
-            case .send(let m): sendUp(c, m)
+            case .send(let m):
+                sendUp(c, m)
+                if armedCrash[c.index] == .afterSend {
+                    dead = true
+                    crashSoon(c, "right after sending, before anything it did next")
+                }
             case .connect: connect(c)
             case .disconnect: closeConnection(c, notifyClient: false, reason: "client closed it")
             case .setTimer(let id, let after):
@@ -320,6 +365,13 @@ public struct Simulator<S: SyncStrategy> {
             case .cancelTimer(let id):
                 clientTimerGen[c.index][id] = nil
             case .persist:
+                if applyingBeforeCrash == c {
+                    // The armed crash strikes at this persist: it never reaches the disk.
+                    applyingBeforeCrash = nil
+                    dead = true
+                    crashSoon(c, "while applying a received message, before persisting it")
+                    continue
+                }
                 durable[c.index] = withClient(c) { $0.durableState }
             case .event(let ev):
                 recordEvent(c, ev)
@@ -440,6 +492,13 @@ public struct Simulator<S: SyncStrategy> {
         if recorder.keepsLines {
             recorder.line(now, .deliver, client: c, message: id, upward: false, label: m.kind, "\(c) receives \(m)")
         }
+        if armedCrash[c.index] == .duringApply {
+            // Armed until a received message makes the client persist; it dies at that persist.
+            applyingBeforeCrash = c
+            clientInput(c, .received(m))
+            applyingBeforeCrash = nil
+            return
+        }
         clientInput(c, .received(m))
     }
 
@@ -452,8 +511,17 @@ public struct Simulator<S: SyncStrategy> {
         sSpare = []
         sOut.swapEffects(&effects)
         defer { effects.removeAll(keepingCapacity: true); sSpare = effects }
+        // "Commit unknown": after applying a transaction of a client armed with it, the server's
+        // path crashes; what it would send that client in this step is lost, its connection resets.
+        var ackLostTo: ClientID? = nil
         for e in effects {
             switch e {
+            case .send(let c, let m) where c == ackLostTo:
+                nextMessage &+= 1
+                _history.countMessageSent()
+                recorder.begin(now, 0x44); recorder.hasher.combine(c.index); m.stableHash(into: &recorder.hasher)
+                if recorder.keepsLines { recorder.line(now, .send, client: c, message: nextMessage, upward: false, label: m.kind, "server would send \(c) \(m)") }
+                lose(c, nextMessage, upward: false, "the server crashed before acknowledging (commit unknown)")
             case .send(let c, let m): sendDown(c, m)
             case .disconnect(let c): closeConnection(c, notifyClient: true, reason: "server closed it")
             case .setTimer(let id, let after):
@@ -464,6 +532,12 @@ public struct Simulator<S: SyncStrategy> {
             case .cancelTimer(let id): serverTimerGen[id] = nil
             case .applied(let tx):
                 if initial { continue }
+                if case .client(let oc) = tx.origin, armedCrash[oc.index] == .commitUnknown {
+                    armedCrash[oc.index] = nil
+                    ackLostTo = oc
+                    recorder.begin(now, 0x68); recorder.hasher.combine(oc.index)
+                    if recorder.keepsLines { recorder.line(now, .network, client: oc, label: "commit unknown", "the server crashes after applying tx \(tx.txID) from \(oc), before acknowledging it") }
+                }
                 _history.recordApplied(tx, at: now)
                 recorder.begin(now, 0x50); recorder.hasher.combine(tx.txID); recorder.hasher.combine(tx.ops.count)
                 for op in tx.ops { op.stableHash(into: &recorder.hasher) }
@@ -485,6 +559,9 @@ public struct Simulator<S: SyncStrategy> {
                 recorder.begin(now, 0x52); recorder.hasher.combine(s)
                 if recorder.keepsLines { recorder.line(now, .refused, client: nil, label: "invalid", "server reports invalid input: \(s)") }
             }
+        }
+        if let c = ackLostTo, transport == .stream, links[c.index].isOpen {
+            closeConnection(c, notifyClient: true, reason: "the server crashed before acknowledging (commit unknown)")
         }
     }
 

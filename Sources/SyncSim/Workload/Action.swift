@@ -30,6 +30,9 @@ public enum Action: Hashable, Sendable {
     case restart(ClientID)
     /// Seed 004 §3: force from server (`keepServer`) or force push (`keepLocal`).
     case forceSync(ClientID, ConflictChoice)
+    /// A fault aimed at a protocol point (FoundationDB's BUGGIFY): armed now, it strikes at the
+    /// client's next such point (see `CrashPoint`).
+    case crash(ClientID, CrashPoint)
 
     /// The client the action happens on, if any.
     public var client: ClientID? {
@@ -37,7 +40,7 @@ public enum Action: Hashable, Sendable {
         case .create(let c, _, _, _), .update(let c, _, _), .delete(let c, _), .link(let c, _, _, _),
             .unlink(let c, _, _, _), .type(let c, _, _, _, _), .subscribe(let c, _, _), .unsubscribe(let c, _),
             .queryOnce(let c, _), .goOffline(let c), .goOnline(let c), .serverUnreachable(let c),
-            .serverReachable(let c), .restart(let c), .forceSync(let c, _):
+            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _):
             return c
         case .serverCreate, .serverUpdate, .serverDelete:
             return nil
@@ -65,13 +68,14 @@ public enum Action: Hashable, Sendable {
         case .serverReachable: return .reachable
         case .restart: return .restart
         case .forceSync: return .forceSync
+        case .crash: return .crash
         }
     }
 
     /// True for the actions that change the network (used by the shrinker and coverage).
     public var isFault: Bool {
         switch kind {
-        case .offline, .online, .unreachable, .reachable, .restart: return true
+        case .offline, .online, .unreachable, .reachable, .restart, .crash: return true
         default: return false
         }
     }
@@ -82,7 +86,22 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case create, update, delete, link, unlink, type
     case serverCreate, serverUpdate, serverDelete
     case subscribe, unsubscribe, queryOnce
-    case offline, online, unreachable, reachable, restart, forceSync
+    case offline, online, unreachable, reachable, restart, forceSync, crash
+}
+
+/// Where a `crash` action strikes. Ordinary restarts fall between events; real sync bugs live at
+/// the moments in between, which these name.
+public enum CrashPoint: String, CaseIterable, Hashable, Sendable, Codable {
+    /// The client crashes right after its next message reaches the server, before it persisted
+    /// anything since sending it: the server has the request, the device forgot it sent it.
+    case afterSend
+    /// The client crashes while applying the next message it receives (a pull, a refresh, an
+    /// ack): applied in memory, never persisted.
+    case duringApply
+    /// The server's path crashes between applying the client's next transaction and
+    /// acknowledging it ("commit unknown"): the acks are lost and the connection resets, so the
+    /// client retries a write that is already committed.
+    case commitUnknown
 }
 
 /// An action and the virtual time (ms) at which it happens.

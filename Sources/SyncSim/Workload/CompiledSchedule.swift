@@ -11,6 +11,8 @@ public struct CompiledSchedule: Sendable {
         case unreachable(ClientID)
         case reachable(ClientID)
         case restart(ClientID)
+        /// Arms a protocol-point fault on the client.
+        case crash(ClientID, CrashPoint)
     }
 
     public struct Entry: Sendable {
@@ -196,6 +198,7 @@ extension Schedule {
             case .serverReachable(let c): entries.append(.init(time: t, step: .reachable(c), source: i))
             case .restart(let c): entries.append(.init(time: t, step: .restart(c), source: i))
             case .forceSync(let c, let ch): entries.append(.init(time: t, step: .user(c, .forceSync(ch)), source: i))
+            case .crash(let c, let point): entries.append(.init(time: t, step: .crash(c, point), source: i))
             }
         }
         return CompiledSchedule(entries: entries, writeCount: Int(nextWrite), namespaces: ns)

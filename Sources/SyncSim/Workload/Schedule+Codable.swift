@@ -173,7 +173,7 @@ extension Query: Codable {
 
 extension TimedAction: Codable {
     enum K: String, CodingKey {
-        case at, `do`, client, entity, namespace, set, link, target, field, text, everyMs, sub, query, choice
+        case at, `do`, client, entity, namespace, set, link, target, field, text, everyMs, sub, query, choice, point
     }
 
     /// The keys each action kind takes besides `at` and `do`.
@@ -192,6 +192,7 @@ extension TimedAction: Codable {
         case .queryOnce: return [.client, .query]
         case .offline, .online, .unreachable, .reachable, .restart: return [.client]
         case .forceSync: return [.client, .choice]
+        case .crash: return [.client, .point]
         }
     }
 
@@ -228,6 +229,13 @@ extension TimedAction: Codable {
         case .reachable: action = .serverReachable(try client())
         case .restart: action = .restart(try client())
         case .forceSync: action = .forceSync(try client(), try c.decode(ConflictChoice.self, forKey: .choice))
+        case .crash:
+            let point = try c.decode(String.self, forKey: .point)
+            guard let p = CrashPoint(rawValue: point) else {
+                throw DecodingError.dataCorruptedError(forKey: .point, in: c,
+                    debugDescription: "unknown crash point '\(Schema.clip(point))'; expected one of: \(CrashPoint.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            action = .crash(try client(), p)
         }
     }
 
@@ -255,6 +263,8 @@ extension TimedAction: Codable {
             try c.encode(q, forKey: .query)
         case .forceSync(_, let ch):
             try c.encode(ch, forKey: .choice)
+        case .crash(_, let p):
+            try c.encode(p.rawValue, forKey: .point)
         case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart:
             break
         }

@@ -146,7 +146,13 @@ public struct WorkloadGenerator: Sendable {
         let kinds = sw.enabled
         let total = kinds.reduce(0) { $0 + sw.weights[$1]! }
         var burstDone = stress.offlineBurst == nil
+        var faults = stress.protocolFaults[...]
         while b.actions.count < stress.actions(config.actions) {
+            if let f = faults.first, b.actions.count >= f.afterActions {
+                b.add(.crash(ClientID(f.client % b.clients), f.point))
+                faults.removeFirst()
+                continue
+            }
             if !burstDone, let burst = stress.offlineBurst, b.actions.count >= burst.afterActions {
                 b.offlineBurst(burst, &st)
                 burstDone = true
