@@ -112,23 +112,57 @@ extension Monitor {
         }
     }
 
-    /// Every write that took effect or was refused reached a visible outcome within the bound.
+    /// Every write that took effect or was refused reached a visible outcome without its client's
+    /// feedback stalling for more than the bound.
+    ///
+    /// The bound is on *stalls*, not on the total wait: a client draining a queue of 250 offline
+    /// writes one request at a time (conflictPrompt's serial REST replay) may take longer than
+    /// 20 s after heal while confirming a write every few hundred milliseconds, and that is
+    /// timely; a write parked behind a 30 s timer while nothing else happens is not. So a write
+    /// is late when, between heal (or the write, if later) and its outcome (or the end of the
+    /// run), some gap of more than `feedbackBoundMs` passes in which the client's user saw no
+    /// outcome of any of its writes. (Found by the stress schedules' long offline bursts: with a
+    /// flat 20 s deadline conflictPrompt and pushPull were flagged for draining long queues.)
     mutating func finishTimelyFeedback(_ h: History, at t: Int64) {
-        for it in h.intents {
-            guard case .client(let c) = it.origin else { continue }
+        // When the user saw an outcome, per client (sorted): outcomes of its writes and the
+        // moments its pending queue emptied.
+        var progress: [[Int64]] = Array(repeating: [], count: emptiedAt.count)
+        var outcome: [(intent: Int, seen: Int64?)] = []
+        for (i, it) in h.intents.enumerated() {
+            guard case .client(let c) = it.origin, c.index < progress.count else { continue }
             let w = it.write.id
-            guard Self.get(firstApplied, w) != nil || toldRejected.contains(w) else { continue }
             var seen = feedbackAt[w]
             if let k = Self.get(emptiedBefore, w), Int(k) < emptiedAt[c.index].count {
                 let e = emptiedAt[c.index][Int(k)]
                 seen = min(seen ?? e, e)
             }
-            let deadline = max(it.time, h.healTime) + Self.feedbackBoundMs
-            if let s = seen, s <= deadline { continue }
-            if seen == nil && t <= deadline { continue }
-            report(Violation(.timelyFeedback, at: seen ?? t, client: c, entity: it.write.ops.first?.entity,
-                             "\(c)'s \(w) (\(it.write)) " + (seen.map { "reached a visible outcome only at t=\($0)ms" } ?? "never reached a visible outcome")
-                             + ", more than \(Self.feedbackBoundMs / 1000) s after " + (it.time > h.healTime ? "it was made" : "heal at t=\(h.healTime)ms")))
+            if let s = seen { progress[c.index].append(s) }
+            guard Self.get(firstApplied, w) != nil || toldRejected.contains(w) else { continue }
+            outcome.append((i, seen))
+        }
+        for c in progress.indices {
+            progress[c] += emptiedAt[c]
+            progress[c].sort()
+        }
+        for (i, seen) in outcome {
+            let it = h.intents[i]
+            guard case .client(let c) = it.origin else { continue }
+            let start = max(it.time, h.healTime)
+            let end = seen ?? t
+            guard end - start > Self.feedbackBoundMs else { continue }
+            // The longest silence in [start, end]: gaps between the client's outcomes in between.
+            var last = start
+            var stall: (from: Int64, to: Int64)? = nil
+            for p in progress[c.index] where p > start && p <= end {
+                if p - last > Self.feedbackBoundMs { stall = (last, p); break }
+                last = p
+            }
+            if stall == nil && end - last > Self.feedbackBoundMs { stall = (last, end) }
+            guard let stall else { continue }
+            report(Violation(.timelyFeedback, at: end, client: c, entity: it.write.ops.first?.entity,
+                             "\(c)'s \(it.write.id) (\(it.write)) " + (seen.map { "reached a visible outcome only at t=\($0)ms" } ?? "never reached a visible outcome")
+                             + "; from t=\(stall.from)ms to t=\(stall.to)ms (over \(Self.feedbackBoundMs / 1000) s" + (it.time > h.healTime ? "" : ", after heal at t=\(h.healTime)ms")
+                             + ") \(c)'s user saw no outcome of any write"))
         }
     }
 
