@@ -84,6 +84,9 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline var armedCrash: [CrashPoint?]
     /// `duringApply`: the client whose current input is a received message it crashes applying.
     @usableFromInline var applyingBeforeCrash: ClientID?
+    /// True while a user command is being handled: `afterSend` does not strike inside one (a
+    /// crash in the middle of a tap is a write never acknowledged, not a protocol point).
+    @usableFromInline var inUserCommand = false
     @usableFromInline var deliveredWrites: Set<WriteID> = []
     @usableFromInline var unresolvedConflicts = 0
     @usableFromInline var conflictPrompts = 0
@@ -280,7 +283,7 @@ public struct Simulator<S: SyncStrategy> {
         if recorder.keepsLines {
             let what: String
             switch point {
-            case .afterSend: what = "\(c) will crash right after its next send, before anything it does next"
+            case .afterSend: what = "\(c) will crash right after its next send outside a user command, before anything it does next"
             case .duringApply: what = "\(c) will crash while applying the next message it receives, at its first persist"
             case .commitUnknown: what = "the server will crash between applying \(c)'s next transaction and acknowledging it"
             }
@@ -323,7 +326,9 @@ public struct Simulator<S: SyncStrategy> {
             recorder.line(now, .action, client: c, label: "user", text)
         }
         withMonitor { $0.beforeCommand(c, cmd, $1) }
+        inUserCommand = true
         clientInput(c, .user(cmd))
+        inUserCommand = false
         withMonitor { $0.afterCommand(c, cmd, $1) }
     }
 
@@ -349,7 +354,7 @@ public struct Simulator<S: SyncStrategy> {
             switch e {
             case .send(let m):
                 sendUp(c, m)
-                if armedCrash[c.index] == .afterSend {
+                if armedCrash[c.index] == .afterSend && !inUserCommand {
                     dead = true
                     crashSoon(c, "right after sending, before anything it did next")
                 }
@@ -532,12 +537,6 @@ public struct Simulator<S: SyncStrategy> {
             case .cancelTimer(let id): serverTimerGen[id] = nil
             case .applied(let tx):
                 if initial { continue }
-                if case .client(let oc) = tx.origin, armedCrash[oc.index] == .commitUnknown {
-                    armedCrash[oc.index] = nil
-                    ackLostTo = oc
-                    recorder.begin(now, 0x68); recorder.hasher.combine(oc.index)
-                    if recorder.keepsLines { recorder.line(now, .network, client: oc, label: "commit unknown", "the server crashes after applying tx \(tx.txID) from \(oc), before acknowledging it") }
-                }
                 _history.recordApplied(tx, at: now)
                 recorder.begin(now, 0x50); recorder.hasher.combine(tx.txID); recorder.hasher.combine(tx.ops.count)
                 for op in tx.ops { op.stableHash(into: &recorder.hasher) }
@@ -548,6 +547,12 @@ public struct Simulator<S: SyncStrategy> {
                 }
                 let d = server.data
                 monitor.applied(tx, data: d, at: now)
+                if case .client(let oc) = tx.origin, armedCrash[oc.index] == .commitUnknown {
+                    armedCrash[oc.index] = nil
+                    ackLostTo = oc
+                    recorder.begin(now, 0x68); recorder.hasher.combine(oc.index)
+                    if recorder.keepsLines { recorder.line(now, .network, client: oc, label: "commit unknown", "the server crashes after applying tx \(tx.txID) from \(oc), before acknowledging it") }
+                }
             case .refused(let origin, let writes, let reason):
                 monitor.refused(origin, writes)
                 recorder.begin(now, 0x51); recorder.hasher.combine(reason)

@@ -100,6 +100,16 @@ public struct Outbox<Effect>: Sendable where Effect: Sendable {
     @inlinable @inline(__always) public mutating func callAsFunction(_ e: Effect) { _effects.append(e) }
     @inlinable @inline(__always) public mutating func removeAll() { _effects.removeAll(keepingCapacity: true) }
     @inlinable public var isEmpty: Bool { _effects.isEmpty }
+    /// How many effects are buffered: a machine notes it on entry to put an effect it decides
+    /// on late before the ones it emitted since (see `insert(_:at:)`).
+    @inlinable public var count: Int { _effects.count }
+    /// Puts `e` before the effects emitted since `index` (an earlier `count`). Write-ahead: a
+    /// machine that learns only at the end of a step that it must `.persist` can still persist
+    /// before its sends and events, so a crash right after a send never loses what was sent
+    /// and a user is never shown what a crash would take back.
+    @inlinable public mutating func insert(_ e: Effect, at index: Int) {
+        _effects.insert(e, at: min(max(0, index), _effects.count))
+    }
     /// Exchanges the buffered effects with `other` (the simulator drains into a recycled buffer).
     @inlinable @inline(__always) mutating func swapEffects(_ other: inout [Effect]) { swap(&_effects, &other) }
 }

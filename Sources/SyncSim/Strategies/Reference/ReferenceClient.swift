@@ -127,6 +127,7 @@ public struct ReferenceClient: ClientMachine {
 
     public mutating func handle(_ input: ClientInput<Down>, now: Int64, out: inout ClientOutbox<Up>) {
         dirty = false
+        let start = out.count
         switch input {
         case .user(let cmd): user(cmd, now: now, out: &out)
         case .received(let m): received(m, now: now, out: &out)
@@ -161,7 +162,9 @@ public struct ReferenceClient: ClientMachine {
             // Datagram transport: there is no connection to open or lose.
             break
         }
-        if dirty { out(.persist) }
+        // Write-ahead: the persist goes before this step's sends and events (a crash after a
+        // send, or while applying a reply, then loses nothing that was sent or shown).
+        if dirty { out.insert(.persist, at: start) }
     }
 
     mutating func user(_ cmd: UserCommand, now: Int64, out: inout ClientOutbox<Up>) {

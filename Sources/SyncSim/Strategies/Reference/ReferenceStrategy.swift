@@ -11,6 +11,7 @@
 /// | Writes are atomic: all steps or none. | The user's intent is one unit. |
 /// | The server remembers each WriteID's outcome; a duplicate is answered again, never re-applied; one write is one transaction. | Idempotency over an at-least-once network. |
 /// | The queue and the clock are always persisted, whatever the persistence flag; the replica (query cache) only when persistence is on. | Nothing acknowledged is lost across restarts; the cache follows the app's choice. |
+/// | Write-ahead: a step's persist comes before its sends and events (`Outbox.insert(_:at:)`). | A crash right after a send or in the middle of applying a reply (`crash` faults) loses nothing sent and takes back nothing shown. |
 /// | Subscriptions read the replica with pending writes laid over it and yield at once on any change (nested children included), from cache while offline. | Read-your-writes, nested re-yield, cached subscriptions offline. |
 /// | `queryOnce` offline fails at once (`offline: true`); online it answers after a fresh round trip. | A stale result is never passed off as fresh. |
 /// | Transport `.datagram`: one idempotent `sync` request (push a queue prefix, pull changes since the replica's version), retried every 1.5 s until answered; the server pokes clients after each change; clients also poll every 3 s. | Robust to drop, duplication and reordering; converges after heal without any connection state. |
