@@ -100,6 +100,18 @@ import Testing
         }
     }
 
+    /// One-character relative folder names trapped inside Foundation's path functions on Linux
+    /// (found by the argument fuzzer): they are ordinary folders now.
+    @Test func oneCharacterRelativeFoldersAreOrdinary() throws {
+        let cwd = URL(fileURLWithPath: Self.tmp("cwd"))
+        try FileManager.default.createDirectory(at: cwd, withIntermediateDirectories: true)
+        for name in ["-", "=", "é", " "] {
+            let o = try CLI.run(["fuzz", "--strategy", "reference", "--seeds", "0..1", "--actions", "3", "--quiet", "--report-dir", name], cwd: cwd)
+            #expect(o.status == 0, "'\(name)': \(o.stderr)")
+            #expect(FileManager.default.fileExists(atPath: cwd.appendingPathComponent(name).appendingPathComponent("report.json").path), "'\(name)'")
+        }
+    }
+
     /// `merge` never reads or writes outside the folders it is given.
     @Test func mergeStaysInsideItsFolders() throws {
         let shard = Self.tmp("merge-shard"), outside = Self.tmp("merge-outside")
