@@ -129,6 +129,8 @@ struct FuzzCommand: Command {
     static func printSummary(_ r: FuzzReport, dir: String, _ ctx: CLIContext) {
         let why: String
         switch r.stopReason {
+        case let reason? where r.complete && reason != .firstContractViolation:
+            why = " — every run finished, but shrinking was cut short: \(reason.sentence)"
         case .timeBudget?: why = " — INCOMPLETE: the time budget ran out (runs it stopped are left out)"
         case .interrupted?: why = " — INCOMPLETE: interrupted (runs it stopped are left out)"
         case .firstContractViolation?: why = " — stopped at the first contract violation"

@@ -22,6 +22,12 @@ struct MergeCommand: Command {
         let dirs = args.positionals()
         try args.finish()
         guard !dirs.isEmpty else { throw UsageError("'merge' needs at least one report folder DIR, e.g. '\(ctx.commandName) merge Reports/shard-1 Reports/shard-2'") }
+        for d in dirs {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: d, isDirectory: &isDir), isDir.boolValue else {
+                throw UsageError("no report folder named '\(OptionValues.shown(d, limit: 200))'; name folders written by '\(ctx.commandName) fuzz --report-dir DIR'")
+            }
+        }
         let report: FuzzReport
         do {
             report = try ReportMerger.merge(dirs, into: out, commandPrefix: ctx.commands.prefix)

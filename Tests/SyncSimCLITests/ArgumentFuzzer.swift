@@ -143,6 +143,18 @@ struct ArgumentFuzzer {
     func confined(_ argv: [String], command: String) -> [String] {
         func has(_ o: String) -> Bool { argv.contains { $0 == o || $0.hasPrefix(o + "=") } }
         var a = argv
+        // Output paths a mutation made relative (`é`, `-H`) would land in the test's working
+        // folder, the package: anchor them under scratch, keeping the hostile name. (Relative
+        // names themselves are tested on a subprocess with its own working folder.)
+        for i in a.indices where a[i] == "--report-dir" || a[i] == "--out" {
+            if i + 1 < a.count, !a[i + 1].hasPrefix("/"), !a[i + 1].isEmpty, !a[i + 1].hasPrefix("--") { a[i + 1] = "\(scratch)/\(a[i + 1])" }
+        }
+        for o in ["--report-dir=", "--out="] {
+            for i in a.indices where a[i].hasPrefix(o) {
+                let v = String(a[i].dropFirst(o.count))
+                if !v.isEmpty && !v.hasPrefix("/") { a[i] = o + "\(scratch)/\(v)" }
+            }
+        }
         switch command {
         case "fuzz":
             if !has("--time-budget") { a += ["--time-budget", "300ms"] }

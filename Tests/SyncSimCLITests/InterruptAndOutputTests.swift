@@ -100,6 +100,34 @@ import Testing
         }
     }
 
+    /// `shrink` takes a budget: a sweep reports the seeds it finished as incomplete, one seed's
+    /// shrink says when the budget ran out before anything could be written.
+    @Test func shrinkTakesABudget() {
+        let t0 = Date()
+        let sweep = NotesTool.run(["shrink", "--strategy", "fullEntity", "--seeds", "0..1000000", "--time-budget", "1s"])
+        #expect(Date().timeIntervalSince(t0) < 15)
+        #expect(sweep.status == 0 || sweep.status == 1, "\(sweep.stderr)")
+        #expect(sweep.stdout.hasPrefix("INCOMPLETE (the time budget ran out): "), "\(sweep.stdout)")
+        let t1 = Date()
+        let one = NotesTool.run(["shrink", "--strategy", "fullEntity", "--seed", "0", "--actions", "20000", "--time-budget", "200ms",
+                                 "--out", Self.tmp("never.json")])
+        #expect(Date().timeIntervalSince(t1) < 15)
+        #expect(one.status == 1 && one.stderr.contains("the time budget ran out before seed 0's run finished: nothing shrunk, nothing written"), "\(one.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: Self.tmp("never.json")))
+    }
+
+    /// One-character relative folder names trapped inside Foundation's path functions on Linux
+    /// (found by the argument fuzzer): they are ordinary folders now.
+    @Test func oneCharacterRelativeFoldersAreOrdinary() throws {
+        let cwd = URL(fileURLWithPath: Self.tmp("cwd"))
+        try FileManager.default.createDirectory(at: cwd, withIntermediateDirectories: true)
+        for name in ["-", "=", "é", " "] {
+            let o = try CLI.run(["fuzz", "--strategy", "reference", "--seeds", "0..1", "--actions", "3", "--quiet", "--report-dir", name], cwd: cwd)
+            #expect(o.status == 0, "'\(name)': \(o.stderr)")
+            #expect(FileManager.default.fileExists(atPath: cwd.appendingPathComponent(name).appendingPathComponent("report.json").path), "'\(name)'")
+        }
+    }
+
     /// `merge` never reads or writes outside the folders it is given.
     @Test func mergeStaysInsideItsFolders() throws {
         let shard = Self.tmp("merge-shard"), outside = Self.tmp("merge-outside")

@@ -119,8 +119,10 @@ public struct FuzzDriver: Sendable {
             tally.shrinkDone()
             return out
         }
-        // Ctrl-C during shrinking: every run finished, but the report is still cut short.
-        if stopReason == nil && shrunk.contains(where: { $0.0.shrinkStopped == true }) && interrupt?() == true { stopReason = .interrupted }
+        // Stopped during shrinking: every run finished (complete), but shrinking was cut short.
+        if stopReason == nil && shrunk.contains(where: { $0.0.shrinkStopped == true }) {
+            stopReason = interrupt?() == true ? .interrupted : .timeBudget
+        }
         let tEnd = clock()
 
         let wall = tEnd - t0, shrinkSeconds = tEnd - tRuns

@@ -11,11 +11,13 @@ import Foundation
 public enum AtomicFile {
     /// Writes `text` as UTF-8 to `path`, creating missing folders.
     public static func write(_ text: String, to path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
+        guard !path.utf8.contains(0) else { throw ReportFileError(path: path.replacingOccurrences(of: "\0", with: "\\0"), message: "the path contains a NUL byte") }
+        let (dir, name) = split(path)
+        guard !name.isEmpty else { throw ReportFileError(path: path, message: "cannot write: the path names a folder, not a file") }
         try createFolder(dir.isEmpty ? "." : dir, for: path)
         // Unique per process and per call: threads writing different files never share a
         // temporary name, nor do two processes writing into one folder.
-        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\((path as NSString).lastPathComponent).tmp-\(getpid())-\(TemporaryNames.next())"
+        let tmp = (dir.isEmpty ? "" : dir + "/") + ".\(name).tmp-\(getpid())-\(TemporaryNames.next())"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, 0o644)
         guard fd >= 0 else { throw ReportFileError(path: path, message: "cannot write: \(reason())") }
         var bytes = Array(text.utf8)
@@ -44,11 +46,24 @@ public enum AtomicFile {
             guard isDir.boolValue else { throw ReportFileError(path: path, message: "cannot create it: \(dir) is a file, not a folder") }
             return
         }
-        let parent = (dir as NSString).deletingLastPathComponent
+        let parent = split(dir).folder
         if !parent.isEmpty && parent != dir { try createFolder(parent, for: path) }
         if mkdir(dir, 0o755) != 0 && errno != EEXIST {
             throw ReportFileError(path: path, message: "cannot create the folder \(dir): \(reason())")
         }
+    }
+
+    /// A path's folder and last component, by its bytes: `a/b/c` → (`a/b`, `c`), `/c` → (`/`,
+    /// `c`), `c` → (``, `c`), `a/b/` → (`a`, `b`). Not Foundation's path functions: on Linux they
+    /// trap on some hostile paths (found by the CLI argument fuzzer).
+    static func split(_ path: String) -> (folder: String, name: String) {
+        var bytes = Array(path.utf8)
+        while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("", String(decoding: bytes, as: UTF8.self)) }
+        let name = String(decoding: bytes[(slash + 1)...], as: UTF8.self)
+        var folder = Array(bytes[..<slash])
+        while folder.count > 1 && folder.last == UInt8(ascii: "/") { folder.removeLast() }
+        return (folder.isEmpty ? "/" : String(decoding: folder, as: UTF8.self), name)
     }
 
     /// The system's reason for the last failed call, as a sentence fragment.

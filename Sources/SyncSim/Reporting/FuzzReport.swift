@@ -152,7 +152,8 @@ public struct FuzzReport: Codable, Sendable {
     /// True when every planned seed ran (false: stopped by the time budget or --stop-on-first).
     public var complete: Bool
     /// Why the fuzz run was cut short (nil: it was not; absent from report.json then, so a
-    /// complete report's JSON is unchanged).
+    /// complete report's JSON is unchanged). With `complete` true, every run finished and only
+    /// shrinking was cut short (see `Failure.shrinkStopped`).
     public var stopReason: StopReason?
 
     /// What cut a fuzz run short. Runs it stopped half-way are left out (neither passed nor

@@ -42,6 +42,8 @@ import Testing
                                        generator: .init(actions: 40), clock: { ticks.next() > 5 ? 1e9 : 0 })
         let r = try FuzzDriver(strategies: [AnyStrategy(SharedDiffStrategy())], configuration: config).run().report
         #expect(!r.failures.isEmpty)
+        // Every run finished; only shrinking was cut short, and the report says so.
+        #expect(r.complete && r.stopReason == .timeBudget)
         for f in r.failures {
             #expect(f.shrunkActions == nil && f.shrinkStopped == true && !f.explanation.isEmpty, "\(f.invariant)")
         }

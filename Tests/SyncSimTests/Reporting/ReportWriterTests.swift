@@ -37,6 +37,17 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["taken", "x.txt"])
     }
 
+    @Test func pathsSplitByTheirBytes() {
+        #expect(AtomicFile.split("a/b/c") == ("a/b", "c"))
+        #expect(AtomicFile.split("/c") == ("/", "c"))
+        #expect(AtomicFile.split("c") == ("", "c"))
+        #expect(AtomicFile.split("é") == ("", "é"))
+        #expect(AtomicFile.split("a//b//") == ("a", "b"))
+        #expect(AtomicFile.split("/") == ("/", ""))
+        #expect(throws: ReportFileError.self) { try AtomicFile.write("x", to: "/") }
+        #expect(throws: ReportFileError.self) { try AtomicFile.write("x", to: "a\0b") }
+    }
+
     @Test func loadErrorsAreSentencesWithTheJSONPath() throws {
         let dir = Self.tmp("load")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
