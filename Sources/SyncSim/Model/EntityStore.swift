@@ -33,6 +33,14 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
         set { values[Int(field.raw)] = newValue }
     }
 
+    /// `self[field] = value`, without a write (so without copying shared slots) when the field
+    /// already holds `value`. Mutating, so the comparison reads the slot in place instead of a
+    /// copy of the record.
+    @inline(__always) public mutating func assign(_ field: FieldID, _ value: FieldValue) {
+        let f = Int(field.raw)
+        if values[f] != value { values[f] = value }
+    }
+
     /// A cardinality-one link's target.
     @inline(__always) public subscript(link: LinkID) -> EntityID? {
         get { Int(link.raw) < links.count ? links[Int(link.raw)] : nil }
@@ -112,27 +120,25 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
     }
 
     public func stableHash(into h: inout StableHasher) {
+        // Indexed reads of the record's own arrays (no closure, no iterator): nothing is
+        // retained per record. The bytes are `FieldValue.stableHash`'s, behind a presence byte.
         h.byte(namespace.raw)
-        values.withUnsafeBufferPointer { vs in
-            for i in vs.indices {
-                switch vs[i] {
-                case .none: h.byte(0)
-                case .some(.int(let x)): h.byte(1); h.byte(2); h.combine(x)
-                case .some(.bool(let x)): h.byte(1); h.byte(3); h.combine(x)
-                case .some(.string): h.byte(1); vs[i]!.stableHash(into: &h)
-                }
+        for i in 0..<values.count {
+            switch values[i] {
+            case .none: h.byte(0)
+            case .some(.int(let x)): h.byte(1); h.byte(2); h.combine(x)
+            case .some(.bool(let x)): h.byte(1); h.byte(3); h.combine(x)
+            case .some(.string(let s)): h.byte(1); h.byte(1); h.combine(s)
             }
         }
-        links.withUnsafeBufferPointer { ls in
-            for l in ls {
-                if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
-            }
+        for i in 0..<links.count {
+            if let l = links[i] { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
         }
         // Only schemas with has-many links have target sets (so runs of other schemas hash as
         // they always did).
-        for m in manyLinks {
-            h.combine(m.count)
-            for t in m { h.combine(t.raw) }
+        for j in 0..<manyLinks.count {
+            h.combine(manyLinks[j].count)
+            for k in 0..<manyLinks[j].count { h.combine(manyLinks[j][k].raw) }
         }
     }
 
@@ -256,7 +262,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
                 // In place: the record's slots are copied at most once (if shared), and not at
                 // all when every value is already the one assigned (overlays re-apply whole
                 // entities that mostly equal what the store holds).
-                for x in a where records[i]![x.field] != x.value { records[i]![x.field] = x.value }
+                for x in a { records[i]!.assign(x.field, x.value) }
             } else {
                 if mode == .update { return .missingEntity(e) }
                 var r = EntityRecord(namespace: ns, schema: schema)
