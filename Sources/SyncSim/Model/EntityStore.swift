@@ -224,7 +224,18 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         }
     }
 
-    @inline(__always) public func contains(_ id: EntityID) -> Bool { self[id] != nil }
+    /// Read in place: going through the subscript's getter would copy the record (a retain and
+    /// a release per array it owns) only to compare it with nil.
+    @inline(__always) public func contains(_ id: EntityID) -> Bool {
+        let i = Int(id.raw)
+        return i < records.count && records[i] != nil
+    }
+
+    /// The namespace of an entity, if it exists (read in place, like `contains`).
+    @inline(__always) public func namespace(of id: EntityID) -> NamespaceID? {
+        let i = Int(id.raw)
+        return i < records.count ? records[i]?.namespace : nil
+    }
 
     /// Every entity, in id order.
     public var entities: [(EntityID, EntityRecord)] {
@@ -275,9 +286,9 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             removeReferences(to: e)
         case .link(let e, let l, let t):
             guard schema.contains(l) else { return .unknownID("link \(l.raw)") }
-            guard let ns = self[e]?.namespace else { return .missingEntity(e) }
+            guard let ns = namespace(of: e) else { return .missingEntity(e) }
             if ns != schema.source(of: l) { return .wrongNamespace(e) }
-            guard let tns = self[t]?.namespace, tns == schema.target(of: l) else { return .missingLinkTarget(t) }
+            guard let tns = namespace(of: t), tns == schema.target(of: l) else { return .missingLinkTarget(t) }
             records[Int(e.raw)]!.setLink(l, to: t, many: schema.isMany(l))
         case .unlink(let e, let l, let t):
             guard schema.contains(l) else { return .unknownID("link \(l.raw)") }
