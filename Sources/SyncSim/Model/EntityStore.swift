@@ -119,7 +119,7 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
         for l in manyLinks.indices { manyLinks[l].removeAll { $0 == target } }
     }
 
-    public func stableHash(into h: inout StableHasher) {
+    @inline(__always) public func stableHash(into h: inout StableHasher) {
         // Indexed reads of the record's own arrays (no closure, no iterator): nothing is
         // retained per record. The bytes are `FieldValue.stableHash`'s, behind a presence byte.
         h.byte(namespace.raw)
@@ -196,7 +196,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         records = Array(repeating: nil, count: n)
         for e in r.entries {
             let i = Int(e.id.raw)
-            if records[i] == nil { count += 1 }
+            if records[i]?.namespace == nil { count += 1 }
             records[i] = e.record
         }
     }
@@ -205,7 +205,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     /// already have their records by id, instead of one assignment (and growth) per entity.
     public init(slots: [EntityRecord?]) {
         var n = 0
-        for r in slots where r != nil { n += 1 }
+        for i in slots.indices where slots[i]?.namespace != nil { n += 1 }
         records = slots
         count = n
     }
@@ -215,20 +215,22 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         set {
             let i = Int(id.raw)
             if i >= records.count {
-                if newValue == nil { return }
+                if newValue?.namespace == nil { return }
                 records.append(contentsOf: repeatElement(nil, count: i - records.count + 1))
             }
-            let had = records[i] != nil
+            let had = records[i]?.namespace != nil
             records[i] = newValue
-            count += (newValue != nil ? 1 : 0) - (had ? 1 : 0)
+            count += (newValue?.namespace != nil ? 1 : 0) - (had ? 1 : 0)
         }
     }
 
     /// Read in place: going through the subscript's getter would copy the record (a retain and
-    /// a release per array it owns) only to compare it with nil.
+    /// a release per array it owns) only to compare it with nil. (Presence is tested through the
+    /// namespace throughout: `record != nil` picks `Optional<EntityRecord>`'s `==`, which copies
+    /// the record into a tuple to compare it.)
     @inline(__always) public func contains(_ id: EntityID) -> Bool {
         let i = Int(id.raw)
-        return i < records.count && records[i] != nil
+        return i < records.count && records[i]?.namespace != nil
     }
 
     /// The namespace of an entity, if it exists (read in place, like `contains`).
@@ -273,7 +275,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
                 // In place: the record's slots are copied at most once (if shared), and not at
                 // all when every value is already the one assigned (overlays re-apply whole
                 // entities that mostly equal what the store holds).
-                for x in a { records[i]!.assign(x.field, x.value) }
+                for k in 0..<a.count { records[i]!.assign(a[k].field, a[k].value) }
             } else {
                 if mode == .update { return .missingEntity(e) }
                 var r = EntityRecord(namespace: ns, schema: schema)
@@ -349,10 +351,12 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     /// every value has the field's kind.
     public static func validate(_ a: [FieldAssignment], _ ns: NamespaceID, schema: Schema) -> ApplyError? {
         guard schema.contains(ns) else { return .unknownID("namespace \(ns.raw)") }
-        for x in a {
-            guard schema.contains(x.field) else { return .unknownID("field \(x.field.raw)") }
-            if schema.namespace(of: x.field) != ns { return .fieldNotInNamespace(x.field, ns) }
-            if x.value.kind != schema.kind(of: x.field) { return .wrongFieldType(x.field) }
+        // Indexed: iterating would copy each assignment (its value) out of the array.
+        for k in 0..<a.count {
+            let f = a[k].field
+            guard schema.contains(f) else { return .unknownID("field \(f.raw)") }
+            if schema.namespace(of: f) != ns { return .fieldNotInNamespace(f, ns) }
+            if a[k].value.kind != schema.kind(of: f) { return .wrongFieldType(f) }
         }
         return nil
     }

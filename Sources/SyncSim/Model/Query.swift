@@ -137,17 +137,17 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
                     for i in 0..<n where flags[i] & 1 != 0 {
                         if let t = rb[i]![l] {
                             let j = Int(t.raw)
-                            if j < n && rb[j] != nil { flags[j] |= 2 }
+                            if j < n && rb[j]?.namespace != nil { flags[j] |= 2 }
                         } else if li < rb[i]!.manyLinks.count {
                             for k in 0..<rb[i]!.manyLinks[li].count {
                                 let j = Int(rb[i]!.manyLinks[li][k].raw)
-                                if j < n && rb[j] != nil { flags[j] |= 2 }
+                                if j < n && rb[j]?.namespace != nil { flags[j] |= 2 }
                             }
                         }
                     }
                 case .reverse(let l)?:
                     let li = Int(l.raw)
-                    for j in 0..<n where rb[j] != nil {
+                    for j in 0..<n where rb[j]?.namespace != nil {
                         if let t = rb[j]![l] {
                             let i = Int(t.raw)
                             if i < n && flags[i] & 1 != 0 { flags[j] |= 2 }
@@ -211,16 +211,23 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
     }
 
     public func record(_ id: EntityID) -> EntityRecord? {
+        guard let k = index(of: id) else { return nil }
+        return entries[k].record
+    }
+
+    /// Whether the tree has `id` (found without copying its record).
+    public func contains(_ id: EntityID) -> Bool { index(of: id) != nil }
+
+    /// The position of `id` in `entries` (binary search).
+    func index(of id: EntityID) -> Int? {
         var lo = 0, hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if entries[mid].id == id { return entries[mid].record }
+            if entries[mid].id == id { return mid }
             if entries[mid].id < id { lo = mid + 1 } else { hi = mid }
         }
         return nil
     }
-
-    public func contains(_ id: EntityID) -> Bool { record(id) != nil }
 
     /// The ids of one namespace in this result (what a view "sees" of that namespace).
     public func ids(in ns: NamespaceID) -> [EntityID] {
