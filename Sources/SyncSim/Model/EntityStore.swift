@@ -33,6 +33,14 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
         set { values[Int(field.raw)] = newValue }
     }
 
+    /// `self[field] = value`, without a write (so without copying shared slots) when the field
+    /// already holds `value`. Mutating, so the comparison reads the slot in place instead of a
+    /// copy of the record.
+    @inline(__always) public mutating func assign(_ field: FieldID, _ value: FieldValue) {
+        let f = Int(field.raw)
+        if values[f] != value { values[f] = value }
+    }
+
     /// A cardinality-one link's target.
     @inline(__always) public subscript(link: LinkID) -> EntityID? {
         get { Int(link.raw) < links.count ? links[Int(link.raw)] : nil }
@@ -111,28 +119,26 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
         for l in manyLinks.indices { manyLinks[l].removeAll { $0 == target } }
     }
 
-    public func stableHash(into h: inout StableHasher) {
+    @inline(__always) public func stableHash(into h: inout StableHasher) {
+        // Indexed reads of the record's own arrays (no closure, no iterator): nothing is
+        // retained per record. The bytes are `FieldValue.stableHash`'s, behind a presence byte.
         h.byte(namespace.raw)
-        values.withUnsafeBufferPointer { vs in
-            for i in vs.indices {
-                switch vs[i] {
-                case .none: h.byte(0)
-                case .some(.int(let x)): h.byte(1); h.byte(2); h.combine(x)
-                case .some(.bool(let x)): h.byte(1); h.byte(3); h.combine(x)
-                case .some(.string): h.byte(1); vs[i]!.stableHash(into: &h)
-                }
+        for i in 0..<values.count {
+            switch values[i] {
+            case .none: h.byte(0)
+            case .some(.int(let x)): h.byte(1); h.byte(2); h.combine(x)
+            case .some(.bool(let x)): h.byte(1); h.byte(3); h.combine(x)
+            case .some(.string(let s)): h.byte(1); h.byte(1); h.combine(s)
             }
         }
-        links.withUnsafeBufferPointer { ls in
-            for l in ls {
-                if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
-            }
+        for i in 0..<links.count {
+            if let l = links[i] { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
         }
         // Only schemas with has-many links have target sets (so runs of other schemas hash as
         // they always did).
-        for m in manyLinks {
-            h.combine(m.count)
-            for t in m { h.combine(t.raw) }
+        for j in 0..<manyLinks.count {
+            h.combine(manyLinks[j].count)
+            for k in 0..<manyLinks[j].count { h.combine(manyLinks[j][k].raw) }
         }
     }
 
@@ -190,7 +196,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         records = Array(repeating: nil, count: n)
         for e in r.entries {
             let i = Int(e.id.raw)
-            if records[i] == nil { count += 1 }
+            if records[i]?.namespace == nil { count += 1 }
             records[i] = e.record
         }
     }
@@ -199,7 +205,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     /// already have their records by id, instead of one assignment (and growth) per entity.
     public init(slots: [EntityRecord?]) {
         var n = 0
-        for r in slots where r != nil { n += 1 }
+        for i in slots.indices where slots[i]?.namespace != nil { n += 1 }
         records = slots
         count = n
     }
@@ -209,16 +215,29 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         set {
             let i = Int(id.raw)
             if i >= records.count {
-                if newValue == nil { return }
+                if newValue?.namespace == nil { return }
                 records.append(contentsOf: repeatElement(nil, count: i - records.count + 1))
             }
-            let had = records[i] != nil
+            let had = records[i]?.namespace != nil
             records[i] = newValue
-            count += (newValue != nil ? 1 : 0) - (had ? 1 : 0)
+            count += (newValue?.namespace != nil ? 1 : 0) - (had ? 1 : 0)
         }
     }
 
-    @inline(__always) public func contains(_ id: EntityID) -> Bool { self[id] != nil }
+    /// Read in place: going through the subscript's getter would copy the record (a retain and
+    /// a release per array it owns) only to compare it with nil. (Presence is tested through the
+    /// namespace throughout: `record != nil` picks `Optional<EntityRecord>`'s `==`, which copies
+    /// the record into a tuple to compare it.)
+    @inline(__always) public func contains(_ id: EntityID) -> Bool {
+        let i = Int(id.raw)
+        return i < records.count && records[i]?.namespace != nil
+    }
+
+    /// The namespace of an entity, if it exists (read in place, like `contains`).
+    @inline(__always) public func namespace(of id: EntityID) -> NamespaceID? {
+        let i = Int(id.raw)
+        return i < records.count ? records[i]?.namespace : nil
+    }
 
     /// Every entity, in id order.
     public var entities: [(EntityID, EntityRecord)] {
@@ -256,7 +275,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
                 // In place: the record's slots are copied at most once (if shared), and not at
                 // all when every value is already the one assigned (overlays re-apply whole
                 // entities that mostly equal what the store holds).
-                for x in a where records[i]![x.field] != x.value { records[i]![x.field] = x.value }
+                for k in 0..<a.count { records[i]!.assign(a[k].field, a[k].value) }
             } else {
                 if mode == .update { return .missingEntity(e) }
                 var r = EntityRecord(namespace: ns, schema: schema)
@@ -269,9 +288,9 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             removeReferences(to: e)
         case .link(let e, let l, let t):
             guard schema.contains(l) else { return .unknownID("link \(l.raw)") }
-            guard let ns = self[e]?.namespace else { return .missingEntity(e) }
+            guard let ns = namespace(of: e) else { return .missingEntity(e) }
             if ns != schema.source(of: l) { return .wrongNamespace(e) }
-            guard let tns = self[t]?.namespace, tns == schema.target(of: l) else { return .missingLinkTarget(t) }
+            guard let tns = namespace(of: t), tns == schema.target(of: l) else { return .missingLinkTarget(t) }
             records[Int(e.raw)]!.setLink(l, to: t, many: schema.isMany(l))
         case .unlink(let e, let l, let t):
             guard schema.contains(l) else { return .unknownID("link \(l.raw)") }
@@ -332,10 +351,12 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     /// every value has the field's kind.
     public static func validate(_ a: [FieldAssignment], _ ns: NamespaceID, schema: Schema) -> ApplyError? {
         guard schema.contains(ns) else { return .unknownID("namespace \(ns.raw)") }
-        for x in a {
-            guard schema.contains(x.field) else { return .unknownID("field \(x.field.raw)") }
-            if schema.namespace(of: x.field) != ns { return .fieldNotInNamespace(x.field, ns) }
-            if x.value.kind != schema.kind(of: x.field) { return .wrongFieldType(x.field) }
+        // Indexed: iterating would copy each assignment (its value) out of the array.
+        for k in 0..<a.count {
+            let f = a[k].field
+            guard schema.contains(f) else { return .unknownID("field \(f.raw)") }
+            if schema.namespace(of: f) != ns { return .fieldNotInNamespace(f, ns) }
+            if a[k].value.kind != schema.kind(of: f) { return .wrongFieldType(f) }
         }
         return nil
     }

@@ -43,7 +43,7 @@ extension Op {
             s.insert(ns)
         case .delete(let e, let ns):
             // The record's own namespace decides (a delete names one, but the store is the truth).
-            let actual = store[e]?.namespace ?? ns
+            let actual = store.namespace(of: e) ?? ns
             guard schema.contains(actual) else { return .all }
             s.insert(actual)
             for l in schema.incomingLinks(of: actual) { s.insert(schema.source(of: l)) }

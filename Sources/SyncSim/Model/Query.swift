@@ -122,8 +122,12 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
                 flags.initialize(repeating: 0)
                 var rootCount = 0
                 var entryCount = 0
+                // Records are read in place (`rb[i]?.…`, `rb[i]![…]` project through the buffer's
+                // addressor); binding one (`let r = rb[i]`) would copy it: a retain and a release
+                // per array it owns, for every record of the store, on every evaluation.
                 for i in 0..<n {
-                    guard let r = rb[i], matches(r) else { continue }
+                    guard rb[i]?.namespace == namespace else { continue }
+                    if let f = filter, rb[i]![f.field] != f.value { continue }
                     flags[i] |= 1
                     rootCount += 1
                 }
@@ -131,27 +135,25 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
                 case .forward(let l)?:
                     let li = Int(l.raw)
                     for i in 0..<n where flags[i] & 1 != 0 {
-                        let r = rb[i]!
-                        if let t = r[l] {
+                        if let t = rb[i]![l] {
                             let j = Int(t.raw)
-                            if j < n && rb[j] != nil { flags[j] |= 2 }
-                        } else if li < r.manyLinks.count {
-                            for t in r.manyLinks[li] {
-                                let j = Int(t.raw)
-                                if j < n && rb[j] != nil { flags[j] |= 2 }
+                            if j < n && rb[j]?.namespace != nil { flags[j] |= 2 }
+                        } else if li < rb[i]!.manyLinks.count {
+                            for k in 0..<rb[i]!.manyLinks[li].count {
+                                let j = Int(rb[i]!.manyLinks[li][k].raw)
+                                if j < n && rb[j]?.namespace != nil { flags[j] |= 2 }
                             }
                         }
                     }
                 case .reverse(let l)?:
                     let li = Int(l.raw)
-                    for j in 0..<n {
-                        guard let r = rb[j] else { continue }
-                        if let t = r[l] {
+                    for j in 0..<n where rb[j]?.namespace != nil {
+                        if let t = rb[j]![l] {
                             let i = Int(t.raw)
                             if i < n && flags[i] & 1 != 0 { flags[j] |= 2 }
-                        } else if li < r.manyLinks.count {
-                            for t in r.manyLinks[li] {
-                                let i = Int(t.raw)
+                        } else if li < rb[j]!.manyLinks.count {
+                            for k in 0..<rb[j]!.manyLinks[li].count {
+                                let i = Int(rb[j]!.manyLinks[li][k].raw)
                                 if i < n && flags[i] & 1 != 0 { flags[j] |= 2; break }
                             }
                         }
@@ -209,16 +211,23 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
     }
 
     public func record(_ id: EntityID) -> EntityRecord? {
+        guard let k = index(of: id) else { return nil }
+        return entries[k].record
+    }
+
+    /// Whether the tree has `id` (found without copying its record).
+    public func contains(_ id: EntityID) -> Bool { index(of: id) != nil }
+
+    /// The position of `id` in `entries` (binary search).
+    func index(of id: EntityID) -> Int? {
         var lo = 0, hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if entries[mid].id == id { return entries[mid].record }
+            if entries[mid].id == id { return mid }
             if entries[mid].id < id { lo = mid + 1 } else { hi = mid }
         }
         return nil
     }
-
-    public func contains(_ id: EntityID) -> Bool { record(id) != nil }
 
     /// The ids of one namespace in this result (what a view "sees" of that namespace).
     public func ids(in ns: NamespaceID) -> [EntityID] {
@@ -229,9 +238,7 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
         h.combine(roots.count)
         for r in roots { h.combine(r.raw) }
         h.combine(entries.count)
-        entries.withUnsafeBufferPointer { es in
-            for i in es.indices { h.combine(es[i].id.raw); es[i].record.stableHash(into: &h) }
-        }
+        for i in 0..<entries.count { h.combine(entries[i].id.raw); entries[i].record.stableHash(into: &h) }
     }
 
     public var summary: String {

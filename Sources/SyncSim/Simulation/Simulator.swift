@@ -73,6 +73,9 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline var _history = History()
     @inlinable public var history: History { _history }
     @usableFromInline var monitor: Monitor
+    /// The monitor swapped in while the real one is lent out (`withMonitor`), kept between
+    /// calls: copying `Monitor.placeholder` each time cost a retain and a release per field.
+    @usableFromInline var monitorStandIn: Monitor? = nil
     /// User invariants, in id order; judged once, after the built-in oracles (`makeResult`).
     @usableFromInline let customInvariants: [CustomInvariant]
     /// Record `History.observations`: only when a user invariant asks, so runs without one pay
@@ -770,10 +773,11 @@ public struct Simulator<S: SyncStrategy> {
     /// the call (no copy of its storage), then back.
     @inlinable @inline(__always)
     mutating func withMonitor(_ body: (inout Monitor, Simulator) -> Void) {
-        var m = Monitor.placeholder
+        var m = monitorStandIn.take() ?? Monitor.placeholder
         swap(&m, &monitor)
         body(&m, self)
         swap(&m, &monitor)
+        monitorStandIn = m
     }
 
     // MARK: - Observations for oracles

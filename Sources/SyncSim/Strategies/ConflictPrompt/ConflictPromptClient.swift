@@ -526,11 +526,15 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// Recomputes what each list shows (server answer, held records, confirmed and pending
     /// overlay) and yields the lists that changed.
+    ///
+    /// Views are rendered by static functions over the pieces they read: a non-mutating method
+    /// called from here copied the whole client (a retain and a release per field) per list.
     mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
         let pending = pendingEntities()
         for i in views.indices {
             guard let base = views[i].base else { continue }
-            if let shown = render(views[i], base, pending, unlessEqualTo: views[i].shown) {
+            if let shown = Self.render(views[i], base, pending, unlessEqualTo: views[i].shown,
+                                       confirmed: confirmed, queue: queue, known: known, schema: schema) {
                 views[i].shown = shown
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
@@ -538,31 +542,37 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
-        render(v, base, pending, unlessEqualTo: nil)!
+        Self.render(v, base, pending, unlessEqualTo: nil, confirmed: confirmed, queue: queue, known: known, schema: schema)!
     }
 
-    /// `render(v, base, pending)`, or nil when that equals `shown` (told without building it).
-    func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID], unlessEqualTo shown: QueryResult?) -> QueryResult? {
+    /// `render(v, base, pending)` over the given state, or nil when that equals `shown` (told
+    /// without building it).
+    static func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID], unlessEqualTo shown: QueryResult?,
+                       confirmed: [Confirmed], queue: [Entry], known: EntityStore, schema: Schema) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
         let holds = v.holds.filter { pending.contains($0.entity) }
         if late.isEmpty && queue.isEmpty && holds.isEmpty { return shown == base.result ? nil : base.result }
         var store = EntityStore(entriesOf: base.result)
         for h in holds { store[h.entity] = h.record }
-        for c in late { for op in c.ops { overlay(op, &store) } }
-        for entry in queue { for op in entry.ops { overlay(op, &store) } }
+        for c in late { for op in c.ops { overlay(op, &store, known: known, schema: schema) } }
+        for entry in queue { for op in entry.ops { overlay(op, &store, known: known, schema: schema) } }
         return v.query.evaluate(store, unlessEqualTo: shown)
     }
 
     /// A local step over a list's data. An entity the list does not hold starts from the newest
     /// server copy the client has seen, so a change that makes it match a filter shows it whole.
     func overlay(_ op: Op, _ store: inout EntityStore) {
+        Self.overlay(op, &store, known: known, schema: schema)
+    }
+
+    static func overlay(_ op: Op, _ store: inout EntityStore, known: EntityStore, schema: Schema) {
         let e = op.entity
         switch op {
         case .update, .link, .unlink:
             if !store.contains(e), let k = known[e] { store[e] = k }
         case .create, .delete: break
         }
-        _ = store.apply(Self.overlayStep(op), schema: schema, mode: .upsert)
+        _ = store.apply(overlayStep(op), schema: schema, mode: .upsert)
     }
 
     /// Creates are overlaid as upserts: the list may already hold the entity if the server

@@ -207,7 +207,9 @@ public struct InstantClient: ClientMachine {
     mutating func user(_ cmd: UserCommand, out: inout ClientOutbox<InstantUp>) {
         switch cmd {
         case .write(let w):
-            let steps = w.ops.map(step(for:))
+            // A closure, not `map(step(for:))`: a partially applied method captures a copy of
+            // the whole client.
+            let steps = w.ops.map { step(for: $0) }
             var maxOrder: Int? = nil
             for p in pending { if maxOrder == nil || p.order > maxOrder! { maxOrder = p.order } }
             let order = (maxOrder ?? 0) + 1

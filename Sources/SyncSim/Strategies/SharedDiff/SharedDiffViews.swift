@@ -14,8 +14,12 @@ extension SharedDiffClient {
     }
 
     /// The entity as the user sees it in any collection (first in subscription order).
-    func seen(_ e: EntityID) -> EntityRecord? {
-        for c in collections where !c.key.isOnce { if let r = c.shown?.record(e) { return r } }
+    func seen(_ e: EntityID) -> EntityRecord? { Self.seen(e, in: collections) }
+
+    static func seen(_ e: EntityID, in collections: [Collection]) -> EntityRecord? {
+        for i in collections.indices where !collections[i].key.isOnce {
+            if let r = collections[i].shown?.record(e) { return r }
+        }
         return nil
     }
 
@@ -68,43 +72,58 @@ extension SharedDiffClient {
 
     /// Recomputes every subscribed collection and yields the ones that changed (a change anywhere
     /// in the result tree, children included, re-yields: seed 000 §3.5).
+    ///
+    /// The collections are moved out of the client for the loop and the views computed by static
+    /// functions over the pieces they read: a non-mutating method called from here copied the
+    /// whole client (a retain and a release per field) for every collection on every refresh.
+    /// Each view still sees the collections before it already refreshed (`seen`), as before.
     mutating func refreshViews(out: inout ClientOutbox<InstantUp>) {
-        for i in collections.indices where !collections[i].key.isOnce {
-            guard collections[i].server != nil else { continue }
-            if let view = view(of: collections[i], unlessEqualTo: collections[i].shown) {
-                collections[i].shown = view
-                out(.event(.subscriptionYielded(SubscriptionID(UInt32(collections[i].key.raw)), fromCache: collections[i].fromCache)))
+        var cols: [Collection] = []
+        swap(&cols, &collections)
+        for i in cols.indices where !cols[i].key.isOnce {
+            guard cols[i].server != nil else { continue }
+            if let view = Self.view(of: cols[i], unlessEqualTo: cols[i].shown, collections: cols,
+                                    pending: pending, unsaved: unsaved, schema: schema) {
+                cols[i].shown = view
+                out(.event(.subscriptionYielded(SubscriptionID(UInt32(cols[i].key.raw)), fromCache: cols[i].fromCache)))
             }
         }
+        swap(&cols, &collections)
     }
 
     /// Server answer + save transactions not yet reflected in it + unsaved writes, through the
     /// query. Entities a write needs but the answer lacks (a link target, an element edited in
     /// another collection) are taken from the collection that shows them.
     func view(of c: Collection) -> QueryResult {
-        view(of: c, unlessEqualTo: nil)!
+        Self.view(of: c, unlessEqualTo: nil, collections: collections, pending: pending, unsaved: unsaved, schema: schema)!
     }
 
-    /// `view(of: c)`, or nil when that equals `shown` (told without building the result).
-    func view(of c: Collection, unlessEqualTo shown: QueryResult?) -> QueryResult? {
+    /// `view(of: c)` over the given state, or nil when that equals `shown` (told without building
+    /// the result).
+    static func view(of c: Collection, unlessEqualTo shown: QueryResult?, collections: [Collection],
+                     pending: [SaveMutation], unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
         guard let base = c.server else { return shown == .empty ? nil : .empty }
         let visible = pending.filter { $0.txID.map { $0 > c.processedTxID } ?? true }
         if visible.isEmpty && unsaved.isEmpty { return shown == base ? nil : base }
         var store = EntityStore(entriesOf: base)
-        for m in visible { for s in m.steps { apply(s.op, to: &store) } }
-        for u in unsaved { for op in u.write.ops { apply(op, to: &store) } }
+        for m in visible { for s in m.steps { apply(s.op, to: &store, collections: collections, schema: schema) } }
+        for u in unsaved { for op in u.write.ops { apply(op, to: &store, collections: collections, schema: schema) } }
         return c.query.evaluate(store, unlessEqualTo: shown)
     }
 
     /// Applies one step optimistically (upsert; a step that cannot apply is skipped, as the
     /// Reactor's optimistic store does).
     func apply(_ op: Op, to store: inout EntityStore) {
+        Self.apply(op, to: &store, collections: collections, schema: schema)
+    }
+
+    static func apply(_ op: Op, to store: inout EntityStore, collections: [Collection], schema: Schema) {
         switch op {
         case .update(let e, _, _), .unlink(let e, _, _):
-            if !store.contains(e), let r = seen(e) { store[e] = r }
+            if !store.contains(e), let r = seen(e, in: collections) { store[e] = r }
         case .link(let e, _, let t):
-            if !store.contains(e), let r = seen(e) { store[e] = r }
-            if !store.contains(t), let r = seen(t) { store[t] = r }
+            if !store.contains(e), let r = seen(e, in: collections) { store[e] = r }
+            if !store.contains(t), let r = seen(t, in: collections) { store[t] = r }
         case .create, .delete: break
         }
         _ = store.apply(op, schema: schema, mode: .upsert)
