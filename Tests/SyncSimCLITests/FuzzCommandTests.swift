@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import SyncSim
 
 /// Whole fuzz runs: deterministic across --jobs and shards, bounded by --time-budget, and
 /// producing all four report files.

@@ -13,7 +13,7 @@ struct FailureShrinker: Sendable {
         let schedule = strategy.schedule(seed: seed, generator)
         let first = (try? strategy.run(schedule, seed: seed))?.violations.first { $0.invariant == invariant }
         var failure = FuzzReport.Failure(
-            strategy: name, invariant: invariant.rawValue, seed: seed, claimed: strategy.info.contract.contains(invariant),
+            strategy: name, invariant: invariant.rawValue, seed: seed, claimed: strategy.info.claims(invariant, under: schedule.options),
             explanation: first?.explanation ?? "", originalActions: schedule.actions.count, shrunkActions: nil, scenario: nil,
             replay: commands.run(strategy: name, seed: seed, generator: generator), trace: [],
             clients: schedule.options.clients, violationTimeMs: first?.time, violationClient: first?.client?.index)

@@ -72,7 +72,7 @@ public struct FuzzDriver: Sendable {
             let schedule = strategy.schedule(seed: seed, generatorConfig)
             do {
                 let r = try strategy.run(schedule, seed: seed)
-                let broken = r.violations.contains { strategy.info.contract.contains($0.invariant) }
+                let broken = r.violations.contains { strategy.info.claims($0.invariant, under: schedule.options) }
                 if broken && stopOnFirst { stop.set() }
                 let record = RunRecord(r, schedule: schedule)
                 tally.runDone(violated: !record.violated.isEmpty, contractBroken: broken)
@@ -123,16 +123,22 @@ public struct FuzzDriver: Sendable {
     /// invariants it is judged by, by id. The list of invariants comes from the strategy (never
     /// from iterating the dictionary of first seeds), so the order is deterministic.
     static func firstFailures(_ records: [RunRecord], strategies: [AnyStrategy]) -> [(Int, InvariantID, UInt64)] {
-        var first: [String: [String: UInt64]] = [:]
+        // A run where the (possibly conditional) claim held comes before any run where it did
+        // not, so a conditional contract failure is the one shrunk and reported as claimed.
+        var first: [String: [String: (broken: Bool, seed: UInt64)]] = [:]
+        var conditional: [String: [ConditionalClaim]] = [:]
+        for s in strategies where conditional[s.name] == nil { conditional[s.name] = s.info.conditionalContract }
         for r in records {
-            for inv in r.violated where first[r.strategy]?[inv].map({ r.seed < $0 }) ?? true {
-                first[r.strategy, default: [:]][inv] = r.seed
+            for inv in r.violated {
+                let broken = (conditional[r.strategy] ?? []).contains { $0.invariant.rawValue == inv && (r.conditions ?? []).contains($0.condition.rawValue) }
+                if let f = first[r.strategy]?[inv], (f.broken ? 0 : 1, f.seed) <= (broken ? 0 : 1, r.seed) { continue }
+                first[r.strategy, default: [:]][inv] = (broken, r.seed)
             }
         }
         var cells: [(Int, InvariantID, UInt64)] = []
         for (si, s) in strategies.enumerated() {
             for inv in InvariantID.builtIns + s.invariants.map(\.id).sorted() {
-                if let seed = first[s.name]?[inv.rawValue] { cells.append((si, inv, seed)) }
+                if let f = first[s.name]?[inv.rawValue] { cells.append((si, inv, f.seed)) }
             }
         }
         return cells

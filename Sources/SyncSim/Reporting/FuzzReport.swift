@@ -47,6 +47,15 @@ public struct FuzzReport: Codable, Sendable {
         public var shrunkActions: Int?
         /// The shrunk scenario, relative to the report folder.
         public var scenario: String?
+        /// For an invariant claimed only under a condition: the condition's text ("when
+        /// persistence is on") and the runs that violated it while the condition held (each a
+        /// contract failure). Absent otherwise.
+        public var condition: String? = nil
+        public var violationsUnderCondition: Int? = nil
+
+        /// Whether this cell is a contract failure: claimed and violated, or violated in a run
+        /// where its condition held.
+        public var breaksContract: Bool { (claimed && violations > 0) || (violationsUnderCondition ?? 0) > 0 }
     }
 
     public struct Metrics: Codable, Hashable, Sendable {

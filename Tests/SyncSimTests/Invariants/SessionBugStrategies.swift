@@ -91,6 +91,8 @@ struct LazyQueueStrategy: SyncStrategy {
     var flushNewestFirst = false
     /// The server sets links without checking that the target exists.
     var blindLinks = false
+    /// A relaunch starts with an empty queue, whatever was persisted.
+    var forgetOnRestart = false
 
     var info: StrategyInfo {
         StrategyInfo(name: "lazyQueue", summary: "test queue", contract: Set(InvariantID.allCases), arbitration: .serverArrival)
@@ -98,7 +100,7 @@ struct LazyQueueStrategy: SyncStrategy {
     var transport: Transport { .datagram }
 
     func makeClient(_ context: ClientContext, restoring durable: [UserWrite]?) -> LazyQueueClient {
-        LazyQueueClient(config: self, queue: durable ?? [])
+        LazyQueueClient(config: self, queue: forgetOnRestart ? [] : durable ?? [])
     }
 
     func makeServer(_ context: ServerContext) -> LazyQueueServer { LazyQueueServer(schema: context.schema, blindLinks: blindLinks) }
