@@ -48,7 +48,8 @@ extension FuzzReport {
             strategies.append(StrategyReport(name: d.name, summary: d.summary, knownBad: d.knownBad, arbitration: d.arbitration,
                                              contract: d.contract, runs: mine.count, metContract: broken.isEmpty,
                                              contractViolations: broken, cells: cells, metrics: metrics(mine),
-                                             userInvariants: d.userInvariants.isEmpty ? nil : d.userInvariants))
+                                             userInvariants: d.userInvariants.isEmpty ? nil : d.userInvariants,
+                                             conditional: d.conditional.isEmpty ? nil : d.conditional))
         }
 
         let sortedFailures = failures.filter { order[$0.strategy] != nil }.sorted {

@@ -84,6 +84,8 @@ public struct FuzzReport: Codable, Sendable {
         /// The user invariants the strategy was judged by, in id order; absent (nil) when none,
         /// so a report without user invariants is the same JSON as before they existed.
         public var userInvariants: [InvariantSummary]? = nil
+        /// The strategy's conditional claims; absent (nil) when it has none, as `userInvariants`.
+        public var conditional: [ConditionalClaimSummary]? = nil
     }
 
     public struct Failure: Codable, Sendable {

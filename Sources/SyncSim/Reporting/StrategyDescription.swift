@@ -113,6 +113,6 @@ extension FuzzReport.StrategyReport {
     /// The description this row was built from (what `merge` needs to rebuild the report).
     public var strategyDescription: FuzzReport.StrategyDescription {
         .init(name: name, summary: summary, knownBad: knownBad, arbitration: arbitration, contract: contract,
-              userInvariants: userInvariants ?? [])
+              userInvariants: userInvariants ?? [], conditional: conditional ?? [])
     }
 }
