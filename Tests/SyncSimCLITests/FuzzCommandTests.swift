@@ -65,7 +65,7 @@ import SyncSim
         let shape = ShapeChecker()
         parser.delegate = shape
         #expect(parser.parse(), "junit.xml is not well-formed")
-        #expect(shape.testcases == 2 * InvariantID.builtIns.count)
+        #expect(shape.testcases == 2 * InvariantID.builtIns.count)   // one per (strategy, built-in)
         #expect(shape.badNesting == 0)
     }
 

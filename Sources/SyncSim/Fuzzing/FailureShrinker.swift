@@ -22,7 +22,7 @@ struct FailureShrinker: Sendable {
         let name = strategy.name
         let schedule = strategy.schedule(seed: seed, generator)
         var failure = FuzzReport.Failure(
-            strategy: name, invariant: invariant.rawValue, seed: seed, claimed: strategy.info.contract.contains(invariant),
+            strategy: name, invariant: invariant.rawValue, seed: seed, claimed: strategy.info.claims(invariant, under: schedule.options),
             explanation: explanation, originalActions: schedule.actions.count, shrunkActions: nil, scenario: nil,
             replay: commands.run(strategy: name, seed: seed, generator: generator), trace: [],
             clients: schedule.options.clients, violationTimeMs: nil, violationClient: nil)

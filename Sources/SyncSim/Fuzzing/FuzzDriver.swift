@@ -84,7 +84,7 @@ public struct FuzzDriver: Sendable {
             do {
                 let r = try RunStop.$current.withValue(halt) { try strategy.run(schedule, seed: seed) }
                 if r.interrupted { return RunOutcome.unfinished }
-                let broken = r.violations.contains { strategy.info.contract.contains($0.invariant) }
+                let broken = r.violations.contains { strategy.info.claims($0.invariant, under: schedule.options) }
                 if broken && stopOnFirst { stop.set() }
                 let record = RunRecord(r, schedule: schedule)
                 tally.runDone(violated: !record.violated.isEmpty, contractBroken: broken)
@@ -145,10 +145,16 @@ public struct FuzzDriver: Sendable {
     /// invariants it is judged by, by id. The list of invariants comes from the strategy (never
     /// from iterating the dictionary of first seeds), so the order is deterministic.
     static func firstFailures(_ records: [RunRecord], strategies: [AnyStrategy]) -> [(Int, InvariantID, UInt64, String)] {
-        var first: [String: [String: (seed: UInt64, explanation: String)]] = [:]
+        // A run where the (possibly conditional) claim held comes before any run where it did
+        // not, so a conditional contract failure is the one shrunk and reported as claimed.
+        var first: [String: [String: (broken: Bool, seed: UInt64, explanation: String)]] = [:]
+        var conditional: [String: [ConditionalClaim]] = [:]
+        for s in strategies where conditional[s.name] == nil { conditional[s.name] = s.info.conditionalContract }
         for r in records {
-            for (k, inv) in r.violated.enumerated() where first[r.strategy]?[inv].map({ r.seed < $0.seed }) ?? true {
-                first[r.strategy, default: [:]][inv] = (r.seed, k < r.explanations.count ? r.explanations[k] : "")
+            for (k, inv) in r.violated.enumerated() {
+                let broken = (conditional[r.strategy] ?? []).contains { $0.invariant.rawValue == inv && (r.conditions ?? []).contains($0.condition.rawValue) }
+                if let f = first[r.strategy]?[inv], (f.broken ? 0 : 1, f.seed) <= (broken ? 0 : 1, r.seed) { continue }
+                first[r.strategy, default: [:]][inv] = (broken, r.seed, k < r.explanations.count ? r.explanations[k] : "")
             }
         }
         var cells: [(Int, InvariantID, UInt64, String)] = []

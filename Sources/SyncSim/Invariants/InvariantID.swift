@@ -137,8 +137,10 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
     /// client timestamp (the latest device clock) or hybrid logical clock (no write made so much
     /// later that its clock must exceed the winner's may lose) — computed by the oracle.
     public static let lwwConvergence = InvariantID(trusted: "lwwConvergence", rank: 2)
-    /// The server deletes an entity only if a user or the server-side writer asked to delete it:
-    /// a delete in the transaction log of an entity no one asked to delete is a ghost deletion.
+    /// The server deletes an entity only if a user or the server-side writer asked to delete it,
+    /// in that very transaction: a delete in the transaction log is a ghost deletion unless one
+    /// of the writes the transaction carries is an intent to delete that entity (an earlier
+    /// request to delete it does not excuse a later transaction's delete).
     public static let noGhostDeletion = InvariantID(trusted: "noGhostDeletion", rank: 3)
     /// Once a deletion has been applied on the server, the entity does not exist there again.
     /// Entity ids are never reused, so any reappearance (an upsert, a stale re-send) is a

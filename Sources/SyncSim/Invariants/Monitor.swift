@@ -56,6 +56,8 @@ struct Monitor: Sendable {
     var touchers: [EntityID: [Int32]] = [:]
     /// Intents that delete each entity, in order.
     var deleters: [EntityID: [Int32]] = [:]
+    /// Position in `History.intents` of each write id (dense); -1 = none.
+    var intentOfWrite: [Int32] = []
     /// (entity, field) keys each client's own user wrote (monotonicReads leaves them alone).
     var ownKeys: [Set<UInt64>]
     /// Per client: for each key, the oldest version its earlier yields certainly showed.
@@ -112,6 +114,7 @@ struct Monitor: Sendable {
     @usableFromInline mutating func intent(_ w: UserWrite, client: ClientID? = nil) {
         let i = intentCount
         intentCount += 1
+        Self.set(&intentOfWrite, w.id, i)
         for op in w.ops {
             switch op {
             case .delete:
@@ -163,7 +166,14 @@ struct Monitor: Sendable {
         for op in tx.ops {
             let e = op.entity
             if op.isDelete {
-                if !deleteIntents.contains(e) && !ghostReported.contains(e) {
+                // Attributed to the transaction's own intents: a delete someone asked for once
+                // does not excuse a later delete of the same entity by a transaction that
+                // carries no such intent (a stale diff, a replayed snapshot).
+                let asked = tx.writes.contains { w in
+                    guard let i = Self.get(intentOfWrite, w) else { return false }
+                    return deleters[e]?.contains(i) ?? false
+                }
+                if !asked && !ghostReported.contains(e) {
                     ghostReported.insert(e)
                     report(Violation(.noGhostDeletion, at: time, entity: e,
                                      "the server deleted \(EntityRef(e, op.namespace(in: schema))) (tx \(tx.txID) from \(tx.origin)) but nobody asked to delete it"))

@@ -37,15 +37,21 @@ extension FuzzReport {
                 let failing = mine.filter { $0.violated.contains(inv) }
                 let f = failures.first { $0.strategy == d.name && $0.invariant == inv }
                 let goal = InvariantReach.situation(for: inv)?.rawValue
-                cells.append(Cell(invariant: inv, claimed: claimed.contains(inv), violations: failing.count,
-                                  firstSeed: failing.map(\.seed).min(), shrunkActions: f?.shrunkActions, scenario: f?.scenario,
-                                  reachSituation: goal, reachedRuns: goal.map { g in mine.filter { $0.situations.contains(g) }.count }))
+                var cell = Cell(invariant: inv, claimed: claimed.contains(inv), violations: failing.count,
+                                firstSeed: failing.map(\.seed).min(), shrunkActions: f?.shrunkActions, scenario: f?.scenario,
+                                reachSituation: goal, reachedRuns: goal.map { g in mine.filter { $0.situations.contains(g) }.count })
+                if let cond = d.condition(of: inv) {
+                    cell.condition = cond.text
+                    cell.violationsUnderCondition = failing.filter { ($0.conditions ?? []).contains(cond.condition) }.count
+                }
+                cells.append(cell)
             }
-            let broken = cells.filter { $0.claimed && $0.violations > 0 }.map(\.invariant)
+            let broken = cells.filter(\.breaksContract).map(\.invariant)
             strategies.append(StrategyReport(name: d.name, summary: d.summary, knownBad: d.knownBad, arbitration: d.arbitration,
                                              contract: d.contract, runs: mine.count, metContract: broken.isEmpty,
                                              contractViolations: broken, cells: cells, metrics: metrics(mine),
-                                             userInvariants: d.userInvariants.isEmpty ? nil : d.userInvariants))
+                                             userInvariants: d.userInvariants.isEmpty ? nil : d.userInvariants,
+                                             conditional: d.conditional.isEmpty ? nil : d.conditional))
         }
 
         let sortedFailures = failures.filter { order[$0.strategy] != nil }.sorted {

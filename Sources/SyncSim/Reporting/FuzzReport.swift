@@ -59,6 +59,16 @@ public struct FuzzReport: Codable, Sendable {
             guard claimed, let n = reachedRuns, runs > 0 else { return false }
             return Double(n) < InvariantReach.vacuousBelow * Double(runs)
         }
+
+        /// For an invariant claimed only under a condition: the condition's text ("when
+        /// persistence is on") and the runs that violated it while the condition held (each a
+        /// contract failure). Absent otherwise.
+        public var condition: String? = nil
+        public var violationsUnderCondition: Int? = nil
+
+        /// Whether this cell is a contract failure: claimed and violated, or violated in a run
+        /// where its condition held.
+        public var breaksContract: Bool { (claimed && violations > 0) || (violationsUnderCondition ?? 0) > 0 }
     }
 
     public struct Metrics: Codable, Hashable, Sendable {
@@ -87,6 +97,8 @@ public struct FuzzReport: Codable, Sendable {
         /// The user invariants the strategy was judged by, in id order; absent (nil) when none,
         /// so a report without user invariants is the same JSON as before they existed.
         public var userInvariants: [InvariantSummary]? = nil
+        /// The strategy's conditional claims; absent (nil) when it has none, as `userInvariants`.
+        public var conditional: [ConditionalClaimSummary]? = nil
     }
 
     public struct Failure: Codable, Sendable {

@@ -92,10 +92,11 @@ private struct Page {
     }
 
     func cell(_ c: FuzzReport.Cell, strategy s: FuzzReport.StrategyReport, failures: [FuzzReport.Failure]) -> String {
-        let cls = c.violations > 0 ? (c.claimed ? "c-bad" : "c-warn") : (c.claimed ? "c-ok" : "c-none")
-        let tip = "\(s.name) · \(c.invariant)" + (c.claimed ? " (claimed)" : " (not claimed)")
+        let cls = c.breaksContract ? "c-bad" : c.violations > 0 ? "c-warn" : (c.claimed || c.condition != nil ? "c-ok" : "c-none")
+        let tip = "\(s.name) · \(c.invariant)" + (c.claimed ? " (claimed)" : c.condition.map { " (claimed \($0): \(c.violationsUnderCondition ?? 0) runs violate it then)" } ?? " (not claimed)")
         var h = "<td class=\"\(cls)\" title=\"\(htmlEscape(tip))\">"
         if c.claimed { h += "<span class=\"claim\">◆</span>" }
+        if let cond = c.condition { h += "<span class=\"claim\">◇</span><div>\(htmlEscape(cond))</div>" }
         h += "<div class=\"n\">\(c.violations)/\(s.runs)</div>"
         if let seed = c.firstSeed { h += "<div>seed \(seed)</div>" }
         if let n = c.shrunkActions { h += "<div>\(n) action\(n == 1 ? "" : "s")</div>" }

@@ -13,7 +13,7 @@ public enum JUnitReport {
         let failures = r.strategies.reduce(0) { $0 + $1.contractViolations.count }
         o += "<testsuites name=\"syncsim fuzz\" tests=\"\(total)\" failures=\"\(failures)\" errors=\"0\" time=\"\(r.timing.wallSeconds)\">\n"
         for s in r.strategies {
-            let skipped = s.cells.filter { !$0.claimed && $0.violations > 0 }.count
+            let skipped = s.cells.filter { !$0.breaksContract && $0.violations > 0 }.count
             o += "  <testsuite name=\"\(esc(s.name))\" tests=\"\(s.cells.count)\" failures=\"\(s.contractViolations.count)\" errors=\"0\" skipped=\"\(skipped)\">\n"
             for c in s.cells {
                 o += "    <testcase classname=\"syncsim.\(esc(s.name))\" name=\"\(esc(c.invariant))\">\n"
@@ -21,8 +21,9 @@ public enum JUnitReport {
                 if c.violations > 0 {
                     var detail = "\(c.violations)/\(s.runs) runs violate \(c.invariant); first seed \(c.firstSeed.map(String.init) ?? "?")"
                     if let summary = summaries[c.invariant] { detail += " (user invariant: \(summary))" }
+                    if let cond = c.condition { detail += " (claimed \(cond): \(c.violationsUnderCondition ?? 0) of them)" }
                     let body = (f.map { "\($0.explanation)\nreplay: \($0.replay)" } ?? detail)
-                    if c.claimed {
+                    if c.breaksContract {
                         o += "      <failure message=\"\(esc(detail))\" type=\"contractViolation\">\(esc(body))</failure>\n"
                     } else {
                         o += "      <skipped message=\"not claimed by \(esc(s.name)): \(esc(detail))\"/>\n"

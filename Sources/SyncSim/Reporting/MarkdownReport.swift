@@ -7,7 +7,7 @@ public enum MarkdownReport {
         o += r.allContractsMet ? "**Every strategy met its contract.**\n\n" : "**Contract violated:** \(r.strategies.filter { !$0.metContract }.map(\.name).joined(separator: ", ")).\n\n"
 
         o += "## Strategy × invariant\n\n"
-        o += "Each cell: runs violating / runs. ◆ = claimed by the strategy's contract; ❌ a claimed invariant violated (contract failure), ⚠️ violated but not claimed (expected of a known-bad strategy), ✅ claimed and held. First failing seed, shrunk length and the scenario link follow.\n\n"
+        o += "Each cell: runs violating / runs. ◆ = claimed by the strategy's contract; ❌ a claimed invariant violated (contract failure), ⚠️ violated but not claimed (expected of a known-bad strategy), ✅ claimed and held; ◇ = claimed only under a condition (stated in the cell; ❌ when violated while it held). First failing seed, shrunk length and the scenario link follow.\n\n"
         o += "| invariant | " + r.strategies.map { "\($0.name)\($0.knownBad ? " (known-bad)" : "")" }.joined(separator: " | ") + " |\n"
         o += "|---|" + r.strategies.map { _ in "---|" }.joined() + "\n"
         for inv in r.invariantColumns {
@@ -15,8 +15,9 @@ public enum MarkdownReport {
             for s in r.strategies {
                 // No cell: the strategy was not judged by this invariant ("not checked", as in HTML).
                 guard let c = s.cells.first(where: { $0.invariant == inv }) else { o += " – |"; continue }
-                let mark = c.violations > 0 ? (c.claimed ? "❌" : "⚠️") : (c.claimed ? "✅" : "")
-                var cell = " \(mark)\(c.claimed ? "◆" : "") \(c.violations)/\(s.runs)"
+                let mark = c.breaksContract ? "❌" : c.violations > 0 ? "⚠️" : (c.claimed || c.condition != nil ? "✅" : "")
+                var cell = " \(mark)\(c.claimed ? "◆" : c.condition != nil ? "◇" : "") \(c.violations)/\(s.runs)"
+                if let cond = c.condition { cell += " (claimed \(cond): \(c.violationsUnderCondition ?? 0) violating)" }
                 if let f = c.firstSeed { cell += " · seed \(f)" }
                 if let n = c.shrunkActions {
                     cell += c.scenario.map { " · [\(n) actions](\($0))" } ?? " · \(n) actions"

@@ -51,12 +51,13 @@ public enum ReportMerger {
             }
         }
         // Per (strategy, invariant) keep the failure with the smallest seed, as the unsharded
-        // run would; ties keep the first folder named.
+        // run would (a claimed one first: a conditional claim's failure in a run where its
+        // condition held beats an earlier expected one); ties keep the first folder named.
         var failures: [String: (failure: FuzzReport.Failure, dir: String)] = [:]
         for (d, r) in zip(dirs, reports) {
             for f in r.failures {
                 let key = "\(f.strategy)#\(f.invariant)"
-                if let old = failures[key], old.failure.seed <= f.seed { continue }
+                if let old = failures[key], (old.failure.claimed ? 0 : 1, old.failure.seed) <= (f.claimed ? 0 : 1, f.seed) { continue }
                 failures[key] = (f, d)
             }
         }

@@ -26,6 +26,9 @@ public struct RunRecord: Codable, Hashable, Sendable {
     /// Interesting situations the run reached (see `Situation`).
     public var situations: [String]
     public var traceHash: String
+    /// The contract conditions (`ContractCondition` raw values) this run's options satisfied,
+    /// so a report can judge conditional claims; nil when none did.
+    public var conditions: [String]? = nil
 }
 
 /// Situations worth reaching, in the spirit of Hypothesis's statistics: a report shows how many
@@ -105,6 +108,8 @@ extension RunRecord {
         if kinds[ActionKind.crash.rawValue] != nil { f.append(.crash) }
         faults = f.map(\.rawValue)
         situations = Self.situations(r, schedule: schedule).map(\.rawValue)
+        let met = ContractCondition.allCases.filter { $0.holds(in: o) }.map(\.rawValue)
+        conditions = met.isEmpty ? nil : met
     }
 
     static func staleOverwrites(_ r: RunResult, schema: Schema) -> Int {

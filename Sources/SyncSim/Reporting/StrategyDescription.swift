@@ -17,21 +17,33 @@ extension FuzzReport {
         /// and held" (a cell with no violations) from "not checked" (no cell); and each carries
         /// its summary, so `merge` can show it without knowing the invariant.
         public var userInvariants: [InvariantSummary]
+        /// Invariants claimed only under a condition on the run's options, in catalog order
+        /// (empty: none; absent from JSON then, so older reports read the same).
+        public var conditional: [ConditionalClaimSummary]
 
         public init(name: String, summary: String, knownBad: Bool, arbitration: String, contract: [String],
-                    userInvariants: [InvariantSummary] = []) {
+                    userInvariants: [InvariantSummary] = [], conditional: [ConditionalClaimSummary] = []) {
             self.name = name
             self.summary = summary
             self.knownBad = knownBad
             self.arbitration = arbitration
             self.contract = contract
             self.userInvariants = userInvariants
+            self.conditional = conditional
+        }
+
+        /// The conditional claim on `invariant` (unless it is claimed unconditionally anyway).
+        public func condition(of invariant: String) -> ConditionalClaimSummary? {
+            contract.contains(invariant) ? nil : conditional.first { $0.invariant == invariant }
         }
 
         /// A strategy judged by the built-ins only.
         public init(_ info: StrategyInfo) {
             self.init(name: info.name, summary: info.summary, knownBad: info.knownBad, arbitration: info.arbitration.rawValue,
-                      contract: info.contract.sorted().map(\.rawValue))
+                      contract: info.contract.sorted().map(\.rawValue),
+                      conditional: info.conditionalContract.sorted { $0.invariant < $1.invariant }.map {
+                          ConditionalClaimSummary(invariant: $0.invariant.rawValue, condition: $0.condition.rawValue, text: $0.condition.description)
+                      })
         }
 
         /// The strategy that runs: its info and the user invariants it is judged by
@@ -42,7 +54,7 @@ extension FuzzReport {
             userInvariants = strategy.invariants.sorted { $0.id < $1.id }.map(InvariantSummary.init)
         }
 
-        enum CodingKeys: String, CodingKey { case name, summary, knownBad, arbitration, contract, userInvariants }
+        enum CodingKeys: String, CodingKey { case name, summary, knownBad, arbitration, contract, userInvariants, conditional }
 
         /// `userInvariants` is optional in JSON (absent: none), as in `StrategyReport`.
         public init(from decoder: Decoder) throws {
@@ -50,7 +62,8 @@ extension FuzzReport {
             self.init(name: try c.decode(String.self, forKey: .name), summary: try c.decode(String.self, forKey: .summary),
                       knownBad: try c.decode(Bool.self, forKey: .knownBad), arbitration: try c.decode(String.self, forKey: .arbitration),
                       contract: try c.decode([String].self, forKey: .contract),
-                      userInvariants: try c.decodeIfPresent([InvariantSummary].self, forKey: .userInvariants) ?? [])
+                      userInvariants: try c.decodeIfPresent([InvariantSummary].self, forKey: .userInvariants) ?? [],
+                      conditional: try c.decodeIfPresent([ConditionalClaimSummary].self, forKey: .conditional) ?? [])
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -61,6 +74,20 @@ extension FuzzReport {
             try c.encode(arbitration, forKey: .arbitration)
             try c.encode(contract, forKey: .contract)
             if !userInvariants.isEmpty { try c.encode(userInvariants, forKey: .userInvariants) }
+            if !conditional.isEmpty { try c.encode(conditional, forKey: .conditional) }
+        }
+    }
+
+    /// A conditional claim as a report shows it: the invariant, the condition's raw value (what
+    /// `RunRecord.conditions` lists) and its text ("when persistence is on").
+    public struct ConditionalClaimSummary: Codable, Hashable, Sendable {
+        public var invariant: String
+        public var condition: String
+        public var text: String
+        public init(invariant: String, condition: String, text: String) {
+            self.invariant = invariant
+            self.condition = condition
+            self.text = text
         }
     }
 
@@ -86,6 +113,6 @@ extension FuzzReport.StrategyReport {
     /// The description this row was built from (what `merge` needs to rebuild the report).
     public var strategyDescription: FuzzReport.StrategyDescription {
         .init(name: name, summary: summary, knownBad: knownBad, arbitration: arbitration, contract: contract,
-              userInvariants: userInvariants ?? [])
+              userInvariants: userInvariants ?? [], conditional: conditional ?? [])
     }
 }

@@ -38,6 +38,38 @@ public enum Arbitration: String, Sendable, Codable, CustomStringConvertible {
     public var description: String { rawValue }
 }
 
+/// A run option a claim can depend on: a strategy may promise an invariant only in the
+/// configuration that is meant to keep it (durability with persistence on).
+public enum ContractCondition: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// The app enabled local persistence (`SimulationOptions.persistence`).
+    case persistenceOn
+
+    /// Whether the condition holds for a run with these options.
+    public func holds(in options: SimulationOptions) -> Bool {
+        switch self {
+        case .persistenceOn: return options.persistence
+        }
+    }
+
+    /// How reports state it, after the invariant's name.
+    public var description: String {
+        switch self {
+        case .persistenceOn: return "when persistence is on"
+        }
+    }
+}
+
+/// An invariant claimed only in runs whose options satisfy a condition. Its violation in such a
+/// run is a contract failure; in any other run it is expected and only reported.
+public struct ConditionalClaim: Hashable, Sendable {
+    public var invariant: InvariantID
+    public var condition: ContractCondition
+    public init(_ invariant: InvariantID, _ condition: ContractCondition) {
+        self.invariant = invariant
+        self.condition = condition
+    }
+}
+
 /// What a strategy says about itself: shown by `syncsim list strategies` and in reports.
 public struct StrategyInfo: Sendable {
     public var name: String
@@ -48,13 +80,25 @@ public struct StrategyInfo: Sendable {
     public var arbitration: Arbitration
     /// Known-bad strategies exist to be caught; reports mark them.
     public var knownBad: Bool
+    /// Invariants claimed only under a condition on the run's options (e.g. `instant` promises
+    /// `noLostAcknowledgedWrite` when persistence is on). An invariant in `contract` is claimed
+    /// in every run whatever this says.
+    public var conditionalContract: [ConditionalClaim]
 
-    public init(name: String, summary: String, contract: Set<InvariantID>, arbitration: Arbitration, knownBad: Bool = false) {
+    public init(name: String, summary: String, contract: Set<InvariantID>, arbitration: Arbitration, knownBad: Bool = false,
+                conditionalContract: [ConditionalClaim] = []) {
         self.name = name
         self.summary = summary
         self.contract = contract
         self.arbitration = arbitration
         self.knownBad = knownBad
+        self.conditionalContract = conditionalContract
+    }
+
+    /// Whether the strategy claims `invariant` in a run with these options: unconditionally, or
+    /// by a conditional claim whose condition holds.
+    public func claims(_ invariant: InvariantID, under options: SimulationOptions) -> Bool {
+        contract.contains(invariant) || conditionalContract.contains { $0.invariant == invariant && $0.condition.holds(in: options) }
     }
 }
 

@@ -91,6 +91,10 @@ struct LazyQueueStrategy: SyncStrategy {
     var flushNewestFirst = false
     /// The server sets links without checking that the target exists.
     var blindLinks = false
+    /// A relaunch starts with an empty queue, whatever was persisted.
+    var forgetOnRestart = false
+    /// The server applies an update as a delete of the entity.
+    var updateAsDelete = false
 
     var info: StrategyInfo {
         StrategyInfo(name: "lazyQueue", summary: "test queue", contract: Set(InvariantID.allCases), arbitration: .serverArrival)
@@ -98,10 +102,12 @@ struct LazyQueueStrategy: SyncStrategy {
     var transport: Transport { .datagram }
 
     func makeClient(_ context: ClientContext, restoring durable: [UserWrite]?) -> LazyQueueClient {
-        LazyQueueClient(config: self, queue: durable ?? [])
+        LazyQueueClient(config: self, queue: forgetOnRestart ? [] : durable ?? [])
     }
 
-    func makeServer(_ context: ServerContext) -> LazyQueueServer { LazyQueueServer(schema: context.schema, blindLinks: blindLinks) }
+    func makeServer(_ context: ServerContext) -> LazyQueueServer {
+        LazyQueueServer(schema: context.schema, blindLinks: blindLinks, updateAsDelete: updateAsDelete)
+    }
 }
 
 enum LazyQueueMessage: WireMessage {
@@ -162,6 +168,7 @@ struct LazyQueueServer: ServerMachine {
     typealias Down = LazyQueueMessage
     let schema: Schema
     let blindLinks: Bool
+    let updateAsDelete: Bool
     var data = EntityStore()
     var seen = Set<WriteID>()
     var tx: UInt64 = 0
@@ -170,7 +177,10 @@ struct LazyQueueServer: ServerMachine {
         switch input {
         case .received(let c, .write(let w)):
             if seen.insert(w.id).inserted {
-                for op in w.ops {
+                let ops = updateAsDelete ? w.ops.map { op -> Op in
+                    if case .update(let e, let ns, _) = op { return .delete(e, ns) } else { return op }
+                } : w.ops
+                for op in ops {
                     if blindLinks, case .link(let e, let l, let t) = op, var rec = data[e] {
                         rec.setLink(l, to: t, many: schema.isMany(l))
                         data[e] = rec
@@ -179,7 +189,7 @@ struct LazyQueueServer: ServerMachine {
                     }
                 }
                 tx += 1
-                out(.applied(AppliedTransaction(txID: tx, origin: .client(c), writes: [w.id], ops: w.ops)))
+                out(.applied(AppliedTransaction(txID: tx, origin: .client(c), writes: [w.id], ops: ops)))
             }
             out(.send(c, .ack(w.id)))
         case .adminWrite(let w):

@@ -128,6 +128,22 @@ import Testing
         }
     }
 
+    /// A's delete is still queued offline when B's update is wrongly applied as a delete: that
+    /// delete carries no intent to delete, so it is a ghost, though someone else asked for one.
+    @Test func noGhostDeletionAttributesEachDeleteToItsTransaction() throws {
+        let actions = [
+            TimedAction(at: 1_000, .goOffline(A)),
+            TimedAction(at: 1_100, .delete(A, F.todo)),
+            TimedAction(at: 1_200, .update(B, F.todo, F.set(.title, .string("b")))),
+            TimedAction(at: 2_000, .goOnline(A)),
+        ]
+        let bad = try F.run(LazyQueueStrategy(updateAsDelete: true), actions)
+        #expect(bad.violates(.noGhostDeletion), "\(bad.violations)")
+        let good = try F.run(LazyQueueStrategy(), actions)
+        #expect(good.violations.isEmpty, "\(good.violations)")
+        #expect(good.server[F.todo] == nil)   // A's own delete, carried by its own transaction
+    }
+
     @Test func noRequestWhileOffline() throws {
         let actions = [
             TimedAction(at: 1_000, .goOffline(A)),

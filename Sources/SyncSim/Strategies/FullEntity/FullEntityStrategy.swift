@@ -27,7 +27,8 @@ public struct FullEntityStrategy: SyncStrategy {
         return StrategyInfo(
             name: "fullEntity",
             summary: "InstantDB with full-entity snapshot updates: stale fields clobber concurrent edits",
-            contract: contract, arbitration: .serverArrival, knownBad: true)
+            contract: contract, arbitration: .serverArrival, knownBad: true,
+            conditionalContract: InstantStrategy().info.conditionalContract)
     }
 
     public var transport: Transport { .stream }

@@ -10,7 +10,9 @@
 /// Not promised: no duplicate application (delivery is at least once; the server does not dedup
 /// by event id); no resurrection (an update of an entity in no cached store is an upsert, and the
 /// admin SDK upserts too: after a delete either one recreates a partial entity, semantics §12);
-/// no queue cap; nothing acknowledged lost (a restart with persistence off loses the queue);
+/// no queue cap; nothing acknowledged lost when persistence is off (a restart then loses the
+/// queue) — with persistence on it is promised (a conditional claim: the pending queue is
+/// persisted, semantics §10);
 /// typing converges to the last keystroke — at-least-once delivery re-applies a replayed prefix
 /// of a burst after its last keystroke when a connection resets mid-replay (seeds 22944, 46154,
 /// 64185), as InstantDB's Reactor would (§3: no dedup); `toldOutcomeIsTrue` (a retried create
@@ -31,7 +33,8 @@ public struct InstantStrategy: SyncStrategy {
                        .readYourWrites, .queryOnceOfflineFails,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields, .liveness,
                        .noPhantomWrite, .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline],
-            arbitration: .serverArrival)
+            arbitration: .serverArrival,
+            conditionalContract: [ConditionalClaim(.noLostAcknowledgedWrite, .persistenceOn)])
     }
 
     public var transport: Transport { .stream }
