@@ -34,8 +34,6 @@ public struct Simulator<S: SyncStrategy> {
         case resolve(ClientID, ConflictID, ConflictChoice, incarnation: Int)
         case heal
         case settleCheck
-        /// A protocol-point fault strikes: the client crashes (if still in that incarnation).
-        case crash(ClientID, incarnation: Int)
     }
 
     public let strategy: S
@@ -248,9 +246,6 @@ public struct Simulator<S: SyncStrategy> {
             userCommand(c, .resolveConflict(id, choice))
         case .heal: heal()
         case .settleCheck: settleCheck()
-        case .crash(let c, let inc):
-            guard inc == incarnation[c.index] else { return }
-            restart(c)
         }
     }
 
@@ -294,14 +289,14 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
-    /// The armed fault strikes now: the client's process is dead (the rest of what it was doing
-    /// is dropped by the caller) and it relaunches right after the current event.
+    /// The armed fault strikes now: the client's process is dead. The caller drops the rest of
+    /// what it was doing, and `drainClient` relaunches it as soon as that step ends, before any
+    /// other event (a dead process receives nothing: not even a message due at the same instant).
     @inlinable
     mutating func crashSoon(_ c: ClientID, _ why: String) {
         armedCrash[c.index] = nil
         recorder.begin(now, 0x66); recorder.hasher.combine(c.index)
         if recorder.keepsLines { recorder.line(now, .network, client: c, label: "crash", "\(c) crashes \(why)") }
-        queue.push(at: now, .crash(c, incarnation: incarnation[c.index]))
     }
 
     @inlinable
@@ -388,6 +383,9 @@ public struct Simulator<S: SyncStrategy> {
         let pending = withClient(c) { $0.pendingWriteCount }
         _history.notePendingWrites(pending)
         monitor.pending(c, count: pending, at: now)
+        // Relaunch here, not through the event queue: nothing may reach the dead process first.
+        // (Re-entering through `restart` is safe: this step's buffer is no longer read.)
+        if dead { restart(c) }
     }
 
     /// Reads a client machine in place, through an exclusive access. A plain read of
