@@ -112,7 +112,7 @@ let notesSchema = try! Schema(
             _ = try Scenario.decode(Data(("{\"format\":1,\"title\":\"t\",\"strategy\":\"instant\"," + bad.dropFirst()).utf8), file: "f.json")
             Issue.record("expected an error")
         } catch let e as ScenarioError {
-            #expect(e.message.contains("lable") && e.message.contains("did you mean 'label'") && e.description.hasPrefix("f.json: "), "\(e)")
+            #expect(e.message.contains("lable") && e.message.contains("did you mean 'label'") && e.description.hasPrefix("f.json:"), "\(e)")
         }
     }
 
