@@ -25,6 +25,17 @@ import Testing
         ("unknown field", good.replacingOccurrences(of: "{\"title\": \"b\"}", with: "{\"titel\": \"b\"}"), "actions[1].set.titel", "unknown field 'titel'"),
         ("unknown option", good.replacingOccurrences(of: "\"clients\": 2", with: "\"clients\": 2, \"dropRate\": 5"), "options.dropRate", "unknown key 'dropRate'"),
         ("unknown client", good.replacingOccurrences(of: "\"client\": \"B\"", with: "\"client\": \"Q\""), "actions[1].client", "client Q does not exist"),
+        ("syntax error with line:column", "{\"format\": 1,\n \"title\": }", "title", ":2:11: title: not valid JSON: unexpected '}'"),
+        ("duplicate key", good.replacingOccurrences(of: "\"at\": 10", with: "\"at\": 10, \"at\": 11"), "actions[1].at", "duplicate key 'at'"),
+        ("float for an integer", good.replacingOccurrences(of: "\"at\": 10", with: "\"at\": 10.5"), "actions[1].at", "expected a whole number, got 10.5"),
+        ("unknown strategy in expect", good.replacingOccurrences(of: "{\"instant\": \"holds\"}", with: "{\"instant\": \"holds\", \"instnat\": \"holds\"}"), "expect.instnat", "did you mean 'instant'"),
+        ("reused subscription id", good.replacingOccurrences(of: "{\"at\": 10, \"do\": \"update\", \"client\": \"B\", \"entity\": 1, \"set\": {\"title\": \"b\"}}", with: "{\"at\": 10, \"do\": \"subscribe\", \"client\": \"B\", \"sub\": 1, \"query\": {\"namespace\": \"todos\"}}"), "actions[1].sub", "opened twice"),
+        ("zero interval", good.replacingOccurrences(of: "\"clients\": 2", with: "\"clients\": 2, \"syncIntervalMs\": 0"), "options.syncIntervalMs", "in 1000…86400000 ms, got 0"),
+        // The issue's three reproductions: a 50,000,000 entity id, a time of Int64.max, an event
+        // bound of 10^12 with a zero sync interval.
+        ("huge entity id", #"{"format":1,"title":"t","strategy":"instant","initial":[{"entity":50000000,"namespace":"todos"}],"actions":[{"at":0,"do":"offline","client":"A"}]}"#, "initial[0].entity", ":1:67: initial[0].entity: expected an entity id in 0…999999, got 50000000"),
+        ("time at Int64.max", #"{"format":1,"title":"t","strategy":"instant","actions":[{"at":9223372036854775807,"do":"offline","client":"A"}]}"#, "actions[0].at", "expected a time in 0…86400000 ms, got 9223372036854775807"),
+        ("event bound switched off", #"{"format":1,"title":"t","strategy":"pushPull","options":{"syncIntervalMs":0,"maxEvents":1000000000000},"actions":[{"at":0,"do":"offline","client":"A"}]}"#, "options.maxEvents", "expected an event bound in 1…2000000 events"),
     ]
 
     @Test(arguments: cases.indices)

@@ -197,6 +197,7 @@ extension Scenario {
             throw ScenarioError(file: file, path: "", message: "cannot decode the file: \(error)", location: origin)
         }
         if let strategies { try s.checkStrategyNames(strategies, file: file, tree: tree) }
+        try ScenarioLimits.checkTotals(s.schedule, file: file, tree: tree)
         // 3. The schedule as written: ranges, references, order (paths and ids as in the file).
         do {
             _ = try s.schedule.compile()

@@ -17,7 +17,7 @@ func rejectUnknownKeys(_ decoder: Decoder, allowed: [String]) throws {
     for k in c.allKeys.map(\.stringValue).sorted() where !allowed.contains(k) {
         throw DecodingError.dataCorruptedError(
             forKey: AnyKey(k), in: c,
-            debugDescription: "unknown key '\(k)'; expected one of: \(allowed.joined(separator: ", "))")
+            debugDescription: "unknown key '\(JSONText.clipped(k))'; expected one of: \(allowed.joined(separator: ", "))")
     }
 }
 
@@ -202,7 +202,7 @@ extension TimedAction: Codable {
         let name = try c.decode(String.self, forKey: .do)
         guard let kind = ActionKind(rawValue: name) else {
             throw DecodingError.dataCorruptedError(forKey: .do, in: c,
-                debugDescription: "unknown action '\(name)'; expected one of: \(ActionKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                debugDescription: "unknown action '\(JSONText.clipped(name))'; expected one of: \(ActionKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         try rejectUnknownKeys(decoder, allowed: ["at", "do"] + Self.keys(kind).map(\.rawValue))
         func client() throws -> ClientID { try c.decode(ClientID.self, forKey: .client) }

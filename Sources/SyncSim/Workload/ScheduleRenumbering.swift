@@ -64,7 +64,7 @@ extension Schedule {
 
 extension Action {
     /// The entity ids this action names (the entity, then a link's target).
-    var entities: [EntityID] {
+    public var entities: [EntityID] {
         switch self {
         case .create(_, let e, _, _), .update(_, let e, _), .delete(_, let e), .type(_, let e, _, _, _),
              .serverCreate(let e, _, _), .serverUpdate(let e, _), .serverDelete(let e):

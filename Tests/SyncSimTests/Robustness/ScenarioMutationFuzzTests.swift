@@ -83,8 +83,10 @@ import SyncSim
         var failures: [String] = []
         let start = Date()
         for i in 0..<Self.count {
-            let m = mutator.mutant(seed: Self.seed, index: i)
             let name = "mutant-\(Self.seed)-\(i).json"
+            // Named before it is made, so a crash in the mutator names its mutant too.
+            FileManager.default.createFile(atPath: Self.currentFile + ".txt", contents: Data("making \(name)\n".utf8))
+            let m = mutator.mutant(seed: Self.seed, index: i)
             // Written before it is tried, so a crash leaves the culprit on disk.
             FileManager.default.createFile(atPath: Self.currentFile, contents: Data(m.bytes))
             FileManager.default.createFile(atPath: Self.currentFile + ".txt",

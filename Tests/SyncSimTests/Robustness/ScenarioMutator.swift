@@ -129,11 +129,11 @@ struct ScenarioMutator {
         let numbers = all.filter { if case .number? = tree.node(at: $0)?.value { return true }; return false }
         let ids = all.filter { if case .key(let k)? = $0.last { return k == "entity" || k == "target" || k == "sub" }; return false }
         switch r.below(15) {
-        case 13, 14 where !numbers.isEmpty:
+        case 13 where !numbers.isEmpty, 14 where !numbers.isEmpty:  // a `where` binds to one pattern only
             // A nudge: often still valid, so the mutant reaches the simulator.
             let q = numbers[r.index(numbers.count)]
             guard case .number(let t)? = tree.node(at: q)?.value, let v = Int64(t) else { break }
-            let w = [v + 1, v - 1, v * 2, v / 2, v + 1_000, 0][r.index(6)]
+            let w = [v &+ 1, v &- 1, v &* 2, v / 2, v &+ 1_000, 0][r.index(6)]   // wrapping: v may be Int64.max
             return (update(tree, q[...]) { _ in node(.number(String(w))) } ?? tree, "\(JSONPathComponent.render(q)) := \(w) (nudged)")
         case 0 where !numbers.isEmpty:
             let q = numbers[r.index(numbers.count)]
