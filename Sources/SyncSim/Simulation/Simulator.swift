@@ -58,6 +58,9 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline var clientTimerGen: [[TimerID: UInt32]]
     @usableFromInline var serverTimerGen: [TimerID: UInt32] = [:]
     @usableFromInline var nextTimerGen: UInt32 = 0
+    /// Story only (filled when lines are kept): each timer setting's duration, by generation, so
+    /// a firing reads "fires (a 1500 ms timer)" rather than just a strategy's opaque timer id.
+    @usableFromInline var timerDurations: [UInt32: Int64] = [:]
     @usableFromInline var cOut = ClientOutbox<Up>()
     @usableFromInline var sOut = ServerOutbox<Down>()
     /// Drained effect buffers kept for reuse (an outbox is swapped with one instead of copied).
@@ -231,13 +234,13 @@ public struct Simulator<S: SyncStrategy> {
             guard inc == incarnation[c.index], clientTimerGen[c.index][id] == gen else { return }
             clientTimerGen[c.index][id] = nil
             recorder.begin(now, 0x13); recorder.hasher.combine(c.index); recorder.hasher.combine(id.raw)
-            if recorder.keepsLines { recorder.line(now, .timer, client: c, label: id.description, "\(c) \(id) fires") }
+            if recorder.keepsLines { recorder.line(now, .timer, client: c, label: id.description, "\(c) \(id) fires\(timerSpan(gen))") }
             clientInput(c, .timerFired(id))
         case .serverTimer(let id, let gen):
             guard serverTimerGen[id] == gen else { return }
             serverTimerGen[id] = nil
             recorder.begin(now, 0x14); recorder.hasher.combine(id.raw)
-            if recorder.keepsLines { recorder.line(now, .timer, client: nil, label: id.description, "server \(id) fires") }
+            if recorder.keepsLines { recorder.line(now, .timer, client: nil, label: id.description, "server \(id) fires\(timerSpan(gen))") }
             server.handle(.timerFired(id), now: now, out: &sOut)
             drainServer()
         case .resolve(let c, let id, let choice, let inc):
@@ -271,6 +274,13 @@ public struct Simulator<S: SyncStrategy> {
         case .restart(let c): restart(c)
         case .crash(let c, let point): armCrash(c, point)
         }
+    }
+
+    /// " (a 1500 ms timer)" for the story; forgets the setting.
+    @inlinable
+    mutating func timerSpan(_ gen: UInt32) -> String {
+        guard let ms = timerDurations.removeValue(forKey: gen) else { return "" }
+        return " (a \(ms) ms timer)"
     }
 
     /// Arms a protocol-point fault; it strikes at the client's next such point.
@@ -364,8 +374,10 @@ public struct Simulator<S: SyncStrategy> {
                 nextTimerGen &+= 1
                 let gen = nextTimerGen
                 clientTimerGen[c.index][id] = gen
+                if recorder.keepsLines { timerDurations[gen] = max(0, after) }
                 queue.push(at: now + max(0, after), .clientTimer(c, id, gen: gen, incarnation: incarnation[c.index]))
             case .cancelTimer(let id):
+                if recorder.keepsLines, let g = clientTimerGen[c.index][id] { timerDurations[g] = nil }
                 clientTimerGen[c.index][id] = nil
             case .persist:
                 if applyingBeforeCrash == c {
@@ -534,6 +546,7 @@ public struct Simulator<S: SyncStrategy> {
                 nextTimerGen &+= 1
                 let gen = nextTimerGen
                 serverTimerGen[id] = gen
+                if recorder.keepsLines { timerDurations[gen] = max(0, after) }
                 queue.push(at: now + max(0, after), .serverTimer(id, gen: gen))
             case .cancelTimer(let id): serverTimerGen[id] = nil
             case .applied(let tx):
