@@ -27,11 +27,16 @@ public struct WorkloadGenerator: Sendable {
         public var swarm = true
         /// The data model schedules are generated for.
         public var schema: Schema = .default
-        public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default) {
+        /// Whether swarm also draws the `Stress` profile (small caps, long offline bursts, long
+        /// runs, protocol-point crashes). On by default; `syncsim bench` turns it off so its
+        /// standard workload, and the action counts it names, stay comparable across versions.
+        public var stress = true
+        public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default, stress: Bool = true) {
             self.clients = clients
             self.actions = actions
             self.swarm = swarm
             self.schema = schema
+            self.stress = stress
         }
     }
 
@@ -139,7 +144,7 @@ public struct WorkloadGenerator: Sendable {
             o.clockSkewMs = (0..<o.clients).map { _ in Int64(knobs.int(in: -5_000...5_000)) }
         }
         var st = SimRandom(seed: seed).fork(.custom(Stress.streamLabel))
-        let stress = config.swarm ? Stress.draw(&st, actions: config.actions) : Stress()
+        let stress = config.swarm && config.stress ? Stress.draw(&st, actions: config.actions) : Stress()
         if let cap = stress.queueCap { o.queueCap = cap }
         var b = Builder(options: o, roles: Roles(config.schema))
         b.seedData(&r)
