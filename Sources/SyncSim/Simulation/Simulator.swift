@@ -534,13 +534,7 @@ public struct Simulator<S: SyncStrategy> {
         var ackLostTo: ClientID? = nil
         for e in effects {
             switch e {
-            case .send(let c, let m) where c == ackLostTo:
-                nextMessage &+= 1
-                _history.countMessageSent()
-                recorder.begin(now, 0x44); recorder.hasher.combine(c.index); m.stableHash(into: &recorder.hasher)
-                if recorder.keepsLines { recorder.line(now, .send, client: c, message: nextMessage, upward: false, label: m.kind, "server would send \(c) \(m)") }
-                lose(c, nextMessage, upward: false, "the server crashed before acknowledging (commit unknown)")
-            case .send(let c, let m): sendDown(c, m)
+            case .send(let c, let m): sendDown(c, m, lostBecause: c == ackLostTo ? "the server crashed before acknowledging (commit unknown)" : nil)
             case .disconnect(let c): closeConnection(c, notifyClient: true, reason: "server closed it")
             case .setTimer(let id, let after):
                 nextTimerGen &+= 1
@@ -585,13 +579,19 @@ public struct Simulator<S: SyncStrategy> {
     }
 
     @inlinable
-    mutating func sendDown(_ c: ClientID, _ m: Down) {
+    /// - Parameter lostBecause: a reason the message never leaves the server (a `commitUnknown`
+    ///   crash); it is then counted and told as sent and lost, never delivered.
+    mutating func sendDown(_ c: ClientID, _ m: Down, lostBecause: String? = nil) {
         nextMessage &+= 1
         let id = nextMessage
         _history.countMessageSent()
         recorder.begin(now, 0x44); recorder.hasher.combine(c.index); m.stableHash(into: &recorder.hasher)
         if recorder.keepsLines {
-            recorder.line(now, .send, client: c, message: id, upward: false, label: m.kind, "server sends \(c) \(m)")
+            recorder.line(now, .send, client: c, message: id, upward: false, label: m.kind, "server \(lostBecause == nil ? "sends" : "would send") \(c) \(m)")
+        }
+        if let lostBecause {
+            lose(c, id, upward: false, lostBecause)
+            return
         }
         var link = links[c.index]
         let usable = transport == .stream ? link.isOpen : link.isUp
