@@ -50,13 +50,6 @@ import Testing
         }
     }
 
-    @Test func stressIsDeterministic() {
-        let gen = WorkloadGenerator()
-        for seed in [3, 7, 26, 33] as [UInt64] {
-            #expect(gen.generate(seed: seed).digest == gen.generate(seed: seed).digest)
-        }
-    }
-
     /// A full queue is reached by the strategies with a cap, and refusals are told to the user.
     @Test func smallCapsFillTheQueue() throws {
         let gen = WorkloadGenerator()
