@@ -96,6 +96,117 @@ import Testing
                 [.event(.queryOnceFailed(QueryRequestID(1), offline: true, hasStaleResult: true))])
     }
 
+    /// Reactor.js `_sendMutation` keeps no timer handle: a replay adds a timer and the first one
+    /// still fires. Fired while online before the replay's answer, it rejects the mutation, and
+    /// the replay's late transact-ok is ignored (told rejected, yet applied: `toldOutcomeIsTrue`,
+    /// which `instant` does not claim; `Scenarios/sync/instant-timeout-rejects-replayed-write.json`).
+    @Test func aReplayLeavesTheFirstTimeoutRunning() {
+        var (c, _) = connected()
+        let first = c.step(.user(write(0, .create(EntityID(1), .todos, []))))
+        #expect(first.contains(.setTimer(TimerID(1), afterMs: 6_000)))
+        _ = c.step(.disconnected)                       // the send is lost with the connection
+        _ = c.step(.timerFired(InstantClient.reconnectTimer))
+        #expect(c.step(.connected) == [.send(.initialize)])
+        let replay = c.step(.received(.initOk))
+        // inFlight was cleared when init was sent; one stored mutation: max(6 s, min(1, 2) × 6 s).
+        #expect(replay.contains(.setTimer(TimerID(2), afterMs: 6_000)))
+        #expect(!replay.contains(.cancelTimer(TimerID(1))))
+        let fired = c.step(.timerFired(TimerID(1)))
+        #expect(fired.contains(.event(.writeRejected(WriteID(0), .timeout))))
+        #expect(fired.contains(.cancelTimer(TimerID(2))))
+        #expect(c.pending.isEmpty)
+    }
+
+    /// inFlight counts transacts sent on this connection without an answer; stored counts every
+    /// stored mutation, confirmed ones included (Reactor `_inFlightMutationEventIds`,
+    /// `_pendingMutations().size`).
+    @Test func theTimeoutGrowsWithTransactsInFlight() {
+        var (c, _) = connected()
+        #expect(c.step(.user(write(0, .create(EntityID(1), .todos, [])))).contains(.setTimer(TimerID(1), afterMs: 6_000)))
+        #expect(c.step(.user(write(1, .create(EntityID(2), .todos, [])))).contains(.setTimer(TimerID(2), afterMs: 12_000)))
+        #expect(c.step(.user(write(2, .create(EntityID(3), .todos, [])))).contains(.setTimer(TimerID(3), afterMs: 18_000)))
+    }
+
+    /// Reactor.js `queryOnce`: rejected with "Query timed out" after 30 s without an answer, even
+    /// online; the late answer is then not delivered.
+    @Test func queryOnceTimesOutAfterThirtySecondsAndItsLateAnswerIsNotDelivered() {
+        var (c, _) = connected()
+        let r = QueryRequestID(7)
+        let asked = c.step(.user(.queryOnce(r, Self.todos)))
+        #expect(asked.contains(.setTimer(TimerID(1), afterMs: 30_000)))
+        #expect(c.step(.timerFired(TimerID(1))) == [.event(.queryOnceFailed(r, offline: false, hasStaleResult: false))])
+        let late = c.step(.received(.addQueryOk(.once(r), .empty, processedTxID: 0)))
+        #expect(!late.contains(.event(.queryOnceResult(r))))
+        #expect(late.contains(.send(.removeQuery(.once(r)))))
+    }
+
+    @Test func anAnsweredQueryOnceCancelsItsTimeout() {
+        var (c, _) = connected()
+        let r = QueryRequestID(8)
+        _ = c.step(.user(.queryOnce(r, Self.todos)))
+        let answered = c.step(.received(.addQueryOk(.once(r), .empty, processedTxID: 0)))
+        #expect(answered.contains(.cancelTimer(TimerID(1))))
+        #expect(answered.contains(.event(.queryOnceResult(r))))
+    }
+
+    /// Cleanup waits for a subscription still showing its cached result (Reactor takes the min
+    /// over every loaded query entry, cached ones included).
+    @Test func cleanupWaitsForASubscriptionShowingItsCachedResult() {
+        var (c, s) = connected()
+        // Cache a result of `todos where done == false` at processed tx 0… then at tx 1.
+        let open = Query(.todos, where: FieldAssignment(.done, .bool(false)))
+        let sub2 = SubscriptionID(2)
+        _ = c.step(.user(.subscribe(sub2, open)))
+        _ = c.step(.received(.addQueryOk(.subscription(sub2), .empty, processedTxID: 1)))
+        _ = c.step(.user(.unsubscribe(sub2)))
+        let w = c.step(.user(write(0, .create(EntityID(1), .todos, [FieldAssignment(.done, .bool(false))]))))
+        guard case .send(.transact(let eventID, _, let steps))? = w.first(where: { if case .send(.transact) = $0 { return true } else { return false } }) else {
+            Issue.record("no transact in \(w)"); return
+        }
+        _ = s.step(.received(from: Self.a, .transact(eventID: eventID, write: WriteID(0), steps: steps)))
+        _ = c.step(.received(.transactOk(eventID: eventID, write: WriteID(0), txID: 2)))
+        // Re-subscribing shows the cached result (processed tx 1), still waiting for its answer.
+        _ = c.step(.user(.subscribe(SubscriptionID(3), open)))
+        _ = c.step(.received(.refreshOk(.subscription(Self.sub), Self.todos.evaluate(s.data), processedTxID: 2)))
+        #expect(c.pending.count == 1)   // the cached view (tx 1) has not seen tx 2: kept
+        _ = c.step(.received(.addQueryOk(.subscription(SubscriptionID(3)), open.evaluate(s.data), processedTxID: 2)))
+        #expect(c.pending.isEmpty)
+    }
+
+    /// Reactor.js `_cleanupPendingMutationsTimeout`: from 200 stored mutations on, confirmed ones
+    /// older than 30 s go even though no query has seen them; below 200 they stay.
+    @Test func atTwoHundredStoredMutationsConfirmedOnesOlderThanThirtySecondsGo() {
+        var (c, _) = connected()
+        var events: [UInt64] = []
+        for i in 0..<200 {
+            let e = c.step(.user(write(UInt32(i), .create(EntityID(UInt32(i + 1)), .todos, []))), now: 0)
+            for x in e { if case .send(.transact(let id, _, _)) = x { events.append(id) } }
+        }
+        #expect(events.count == 200)
+        // 199 confirmed at t=1 s: still 200 stored, none older than 30 s yet.
+        for (i, id) in events.prefix(199).enumerated() {
+            _ = c.step(.received(.transactOk(eventID: id, write: WriteID(UInt32(i)), txID: UInt64(i + 1))), now: 1_000)
+        }
+        #expect(c.pending.count == 200)
+        // The last one confirmed at t=31.5 s: the 199 confirmed at 1 s are older than 30 s and go.
+        _ = c.step(.received(.transactOk(eventID: events[199], write: WriteID(199), txID: 200)), now: 31_500)
+        #expect(c.pending.count == 1)
+    }
+
+    @Test func belowTwoHundredStoredMutationsConfirmedOnesStay() {
+        var (c, _) = connected()
+        var events: [UInt64] = []
+        for i in 0..<199 {
+            let e = c.step(.user(write(UInt32(i), .create(EntityID(UInt32(i + 1)), .todos, []))), now: 0)
+            for x in e { if case .send(.transact(let id, _, _)) = x { events.append(id) } }
+        }
+        for (i, id) in events.enumerated() {
+            _ = c.step(.received(.transactOk(eventID: id, write: WriteID(UInt32(i)), txID: UInt64(i + 1))), now: 1_000)
+        }
+        _ = c.step(.received(.refreshOk(.subscription(Self.sub), .empty, processedTxID: 0)), now: 60_000)
+        #expect(c.pending.count == 199)
+    }
+
     @Test func reconnectBackoffGrowsToTenSeconds() {
         var (c, _) = connected()
         var delays: [Int64] = []

@@ -4,13 +4,16 @@
 /// |---|---|
 /// | a write becomes a pending mutation keyed by a random event id, `order` = max(order) + 1, sorted by (order, event id) | Reactor `pushOps` (semantics §1) |
 /// | send only when online **and** authenticated; otherwise "enqueued", no timer | Reactor `_sendMutation` (§2) |
-/// | a sent mutation gets a timeout of max(6 s, min(inFlight+1, pending+1) × 6 s); firing while online without a tx id rejects it; offline it does nothing | §2 |
+/// | a sent mutation gets a timeout of max(6 s, min(inFlight+1, stored+1) × 6 s), where inFlight counts transacts sent on this connection without an answer (cleared when `init` is sent) and stored counts every stored mutation, confirmed ones included; firing while online without a tx id rejects it; offline it does nothing | Reactor `_sendMutation`, `_trySend` (§2) |
+/// | a re-send sets a new timer and leaves the earlier ones running: a mutation first sent more than one timeout ago can be rejected as "timeout" just after its replay, and the replay can still commit (told rejected, applied) | Reactor `_sendMutation` keeps no timer handle |
 /// | `init-ok`: authenticated, backoff reset, re-send every query and pending `queryOnce`, then every mutation without tx id in order | Reactor `init-ok`, `_flushPendingMessages` (§3) |
 /// | `transact-ok` stamps the tx id; the mutation stays | §4 |
 /// | reads overlay every mutation with no tx id, or a tx id above the query's processed tx id | `_applyOptimisticUpdates` (§5) |
-/// | confirmed mutations with tx id ≤ min processed tx id over the queries are removed on `add-query-ok`/`refresh-ok` | `_cleanupPendingMutationsQueries` (§6) |
+/// | confirmed mutations with tx id ≤ min processed tx id over the loaded queries (cached ones included; a processed tx id of 0 does not count) are removed on `add-query-ok`/`refresh-ok` | `_cleanupPendingMutationsQueries` (§6) |
+/// | with 200 or more stored mutations, confirmed ones confirmed more than 30 s ago are removed (on `add-query-ok`, `refresh-ok`, `transact-ok`) | `_cleanupPendingMutationsTimeout` (§6) |
 /// | server `error` removes the mutation (its optimistic effect disappears) and rejects it | `_handleMutationError` (§7) |
 /// | `queryOnce` offline fails at once with the offline error (with the last known result if cached) | seed 000 §2.2, §4.1 (§8) |
+/// | `queryOnce` fails with "Query timed out" 30 s after it was asked if no answer came; a later answer is not delivered | Reactor `queryOnce`, `QUERY_ONCE_TIMEOUT` |
 /// | reconnect backoff 0, 1, 2 … 10 s, no attempt while offline; online connects at once; offline closes | seed 000 §2.1 (§9) |
 /// | pending queue and query cache are durable only with persistence on | seed 000 §4.2 (§10) |
 /// | update in update mode if the entity is in a cached store, else upsert; links carry ids only | instaml (§11) |
@@ -31,16 +34,19 @@ public struct InstantClient: ClientMachine {
         public var write: WriteID
         public var steps: [InstantStep]
         public var txID: UInt64?
+        /// When `transact-ok` arrived (the device's clock): the age the second cleanup rule reads.
+        public var confirmedAt: Int64?
         /// Bookkeeping for the overlay cache only (unique within one client incarnation); not
         /// part of the mutation's value.
         var serial: UInt64 = 0
 
         public static func == (a: PendingMutation, b: PendingMutation) -> Bool {
             a.eventID == b.eventID && a.order == b.order && a.write == b.write && a.steps == b.steps && a.txID == b.txID
+                && a.confirmedAt == b.confirmedAt
         }
 
         public func hash(into h: inout Hasher) {
-            h.combine(eventID); h.combine(order); h.combine(write); h.combine(steps); h.combine(txID)
+            h.combine(eventID); h.combine(order); h.combine(write); h.combine(steps); h.combine(txID); h.combine(confirmedAt)
         }
     }
 
@@ -63,6 +69,9 @@ public struct InstantClient: ClientMachine {
         var server: QueryResult?
         var processedTxID: UInt64 = 0
         var fromCache = false
+        /// A `queryOnce` whose 30 s timer fired: the user was told it failed, so its late answer
+        /// is not delivered (Reactor rejects the deferred; resolving it later does nothing).
+        var timedOut = false
         /// What the UI currently shows (subscriptions only).
         var shown: QueryResult?
         // Overlay cache (derived state, never observable): `shown` was last computed from
@@ -92,13 +101,21 @@ public struct InstantClient: ClientMachine {
     public var online: Bool { connection.online }
     public var status: Status { connection.status }
     public private(set) var pending: [PendingMutation] = []
-    var timers: [(TimerID, UInt64)] = []
+    /// Send timeouts of pending mutations (shared Reactor rules).
+    var timeouts = ReactorSendTimeouts()
+    /// `queryOnce` timeouts (timer, request key).
+    var queryTimers: [(TimerID, InstantQueryKey)] = []
     var nextTimer: UInt32 = 1
     var queries: [QueryState] = []
     var cache: [CachedResult] = []
     var nextSerial: UInt64 = 1
 
     static let reconnectTimer = ReactorConnection.reconnectTimer
+    /// Reactor's `QUERY_ONCE_TIMEOUT`.
+    static let queryOnceTimeoutMs: Int64 = 30_000
+    /// Reactor's `_pendingMutationCleanupThreshold` and `_pendingTxCleanupTimeout`.
+    static let cleanupThreshold = 200
+    static let cleanupAgeMs: Int64 = 30_000
 
     /// The run's data model.
     let schema: Schema
@@ -139,12 +156,14 @@ public struct InstantClient: ClientMachine {
             connection.network(d, out: &out)
         case .connected:
             connection.connected(out: &out)
+            // Sending `init` starts a new connection: nothing is in flight on it.
+            timeouts.connectionStarted()
         case .disconnected:
             connection.disconnected(out: &out)
         case .timerFired(let t):
             timerFired(t, out: &out)
         case .received(let m):
-            receive(m, out: &out)
+            receive(m, now: now, out: &out)
         case .user(let cmd):
             user(cmd, out: &out)
         }
@@ -155,19 +174,25 @@ public struct InstantClient: ClientMachine {
             connection.reconnectTimerFired(out: &out)
             return
         }
-        guard let ti = timers.firstIndex(where: { $0.0 == t }) else { return }
-        let eventID = timers[ti].1
-        timers.remove(at: ti)
+        if let qi = queryTimers.firstIndex(where: { $0.0 == t }) {
+            let k = queryTimers.remove(at: qi).1
+            guard let i = queries.firstIndex(where: { $0.key == k }), !queries[i].timedOut else { return }
+            queries[i].timedOut = true
+            out(.event(.queryOnceFailed(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF)), offline: false, hasStaleResult: false)))
+            return
+        }
+        guard let eventID = timeouts.fired(t) else { return }
         // Offline, the timeout does nothing: the mutation waits for the next init-ok.
         guard online, let i = pending.firstIndex(where: { $0.eventID == eventID }), pending[i].txID == nil else { return }
         let w = pending[i].write
         pending.remove(at: i)
+        timeouts.answered(eventID, out: &out)
         persist(out: &out)
         out(.event(.writeRejected(w, .timeout)))
         refreshYields(out: &out)
     }
 
-    mutating func receive(_ m: InstantDown, out: inout ClientOutbox<InstantUp>) {
+    mutating func receive(_ m: InstantDown, now: Int64, out: inout ClientOutbox<InstantUp>) {
         switch m {
         case .initOk:
             guard connection.initOk(out: &out) else { return }
@@ -179,25 +204,33 @@ public struct InstantClient: ClientMachine {
                 let q = queries.remove(at: i)
                 out(.send(.removeQuery(k)))
                 remember(q.query, r, tx, out: &out)
-                out(.event(.queryOnceResult(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF)))))
+                if let qt = queryTimers.firstIndex(where: { $0.1 == k }) {
+                    out(.cancelTimer(queryTimers[qt].0))
+                    queryTimers.remove(at: qt)
+                }
+                if !q.timedOut { out(.event(.queryOnceResult(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF))))) }
+                cleanupAged(now: now, out: &out)
                 return
             }
             queries[i].setServer(r, processedTxID: tx)
             queries[i].fromCache = false
             remember(queries[i].query, r, tx, out: &out)
             cleanupConfirmed(out: &out)
+            cleanupAged(now: now, out: &out)
             refreshYields(out: &out)
         case .transactOk(let eventID, let ws, let tx):
+            timeouts.answered(eventID, out: &out)
             // A late transact-ok for a mutation already rejected by timeout is ignored.
             guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
             pending[i].txID = tx
-            cancelTimeout(eventID, out: &out)
+            pending[i].confirmedAt = now
             persist(out: &out)
             for w in ws { out(.event(.writeConfirmed(w))) }
+            if cleanupAged(now: now, out: &out) { refreshYields(out: &out) }
         case .error(let eventID, let ws, let message):
+            timeouts.answered(eventID, out: &out)
             guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
             pending.remove(at: i)
-            cancelTimeout(eventID, out: &out)
             persist(out: &out)
             for w in ws { out(.event(.writeRejected(w, .serverError(message)))) }
             refreshYields(out: &out)
@@ -244,6 +277,10 @@ public struct InstantClient: ClientMachine {
             queries.append(st)
             queries.sort { $0.key < $1.key }
             if status == .authenticated { out(.send(.addQuery(st.key, q))) }
+            let t = TimerID(nextTimer)
+            nextTimer += 1
+            queryTimers.append((t, st.key))
+            out(.setTimer(t, afterMs: Self.queryOnceTimeoutMs))
         case .resolveConflict, .forceSync:
             out(.event(.invalidInput("instant has no conflict prompts or forced sync: \(cmd)")))
         }
@@ -270,21 +307,9 @@ public struct InstantClient: ClientMachine {
 
     mutating func send(_ m: PendingMutation, out: inout ClientOutbox<InstantUp>) {
         out(.send(.transact(eventID: m.eventID, write: m.write, steps: m.steps)))
-        let inFlight = timers.count
-        let waiting = pendingWriteCount
-        let timeout = max(sendTimeoutMs, Int64(min(inFlight + 1, waiting + 1)) * sendTimeoutMs)
-        cancelTimeout(m.eventID, out: &out)
         let t = TimerID(nextTimer)
         nextTimer += 1
-        timers.append((t, m.eventID))
-        out(.setTimer(t, afterMs: timeout))
-    }
-
-    mutating func cancelTimeout(_ eventID: UInt64, out: inout ClientOutbox<InstantUp>) {
-        if let i = timers.firstIndex(where: { $0.1 == eventID }) {
-            out(.cancelTimer(timers[i].0))
-            timers.remove(at: i)
-        }
+        out(.setTimer(t, afterMs: timeouts.sending(m.eventID, stored: pending.count, baseMs: sendTimeoutMs, timer: t)))
     }
 
     mutating func flushPending(out: inout ClientOutbox<InstantUp>) {
@@ -298,10 +323,13 @@ public struct InstantClient: ClientMachine {
         persist(out: &out)
     }
 
-    /// Removes confirmed mutations every subscribed query has already seen.
+    /// Removes confirmed mutations every loaded query has already seen. A subscription still
+    /// showing its cached result counts with the cached processed tx id (Reactor takes the min
+    /// over every loaded `querySubs` entry), so cleanup waits for it; 0 means "none" and is
+    /// skipped, as Reactor skips a falsy processed tx id.
     mutating func cleanupConfirmed(out: inout ClientOutbox<InstantUp>) {
         var minTx: UInt64?
-        for i in queries.indices where !queries[i].key.isOnce && queries[i].server != nil && !queries[i].fromCache {
+        for i in queries.indices where queries[i].server != nil && queries[i].processedTxID != 0 {
             let tx = queries[i].processedTxID
             if minTx == nil || tx < minTx! { minTx = tx }
         }
@@ -309,6 +337,19 @@ public struct InstantClient: ClientMachine {
         let before = pending.count
         pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
         if pending.count != before { persist(out: &out) }
+    }
+
+    /// The second cleanup rule: once 200 or more mutations are stored, confirmed ones older than
+    /// 30 s go, whether or not every query has seen them ("we assume the query is unaffected").
+    /// Returns whether anything was removed.
+    @discardableResult
+    mutating func cleanupAged(now: Int64, out: inout ClientOutbox<InstantUp>) -> Bool {
+        guard pending.count >= Self.cleanupThreshold else { return false }
+        let before = pending.count
+        pending.removeAll { m in m.confirmedAt.map { $0 + Self.cleanupAgeMs < now } ?? false }
+        guard pending.count != before else { return false }
+        persist(out: &out)
+        return true
     }
 
     mutating func persist(out: inout ClientOutbox<InstantUp>) {

@@ -16,7 +16,9 @@
 /// typing converges to the last keystroke — at-least-once delivery re-applies a replayed prefix
 /// of a burst after its last keystroke when a connection resets mid-replay (seeds 22944, 46154,
 /// 64185), as InstantDB's Reactor would (§3: no dedup); `toldOutcomeIsTrue` (a retried create
-/// already committed is answered "already exists" and reported failed); `clientWriteOrder` (a
+/// already committed is answered "already exists" and reported failed; and a replayed mutation's
+/// first send timeout, which Reactor never cancels, rejects it while the replay is in flight and
+/// the replay then commits: `Scenarios/sync/instant-timeout-rejects-replayed-write.json`); `clientWriteOrder` (a
 /// mutation refused at first, whose error is lost, is replayed and applied after later ones);
 /// `monotonicReads` (a new subscription's cached result can be older than what another showed).
 public struct InstantStrategy: SyncStrategy {

@@ -62,7 +62,8 @@ public struct SharedDiffClient: ClientMachine {
     public internal(set) var pending: [SaveMutation] = []
     public internal(set) var unsaved: [UnsavedWrite] = []
     var confirmed = Set<WriteID>()
-    var timers: [(TimerID, UInt64)] = []
+    /// Send timeouts of pending saves (shared Reactor rules).
+    var timeouts = ReactorSendTimeouts()
     var nextTimer: UInt32 = 1
     var collections: [Collection] = []
     var cache: [InstantClient.CachedResult] = []
@@ -112,6 +113,7 @@ public struct SharedDiffClient: ClientMachine {
             connection.network(d, out: &out)
         case .connected:
             connection.connected(out: &out)
+            timeouts.connectionStarted()
         case .disconnected:
             connection.disconnected(out: &out)
         case .timerFired(let t):
@@ -132,12 +134,11 @@ public struct SharedDiffClient: ClientMachine {
             runSave(SubscriptionID(t.raw & ~Self.saveTimerBit), out: &out)
             return
         }
-        guard let ti = timers.firstIndex(where: { $0.0 == t }) else { return }
-        let eventID = timers[ti].1
-        timers.remove(at: ti)
+        guard let eventID = timeouts.fired(t) else { return }
         // Offline, the timeout does nothing: the mutation waits for the next init-ok.
         guard online, let i = pending.firstIndex(where: { $0.eventID == eventID }), pending[i].txID == nil else { return }
         let m = pending.remove(at: i)
+        timeouts.answered(eventID, out: &out)
         persist(out: &out)
         reject(m.writes, .timeout, out: &out)
         refreshViews(out: &out)
@@ -165,19 +166,19 @@ public struct SharedDiffClient: ClientMachine {
             cleanupConfirmed(out: &out)
             refreshViews(out: &out)
         case .transactOk(let eventID, _, let tx):
+            timeouts.answered(eventID, out: &out)
             // A late transact-ok for a save already rejected by timeout is ignored.
             guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
             pending[i].txID = tx
-            cancelTimeout(eventID, out: &out)
             persist(out: &out)
             for w in pending[i].writes where !confirmed.contains(w) {
                 confirmed.insert(w)
                 out(.event(.writeConfirmed(w)))
             }
         case .error(let eventID, _, let message):
+            timeouts.answered(eventID, out: &out)
             guard let i = pending.firstIndex(where: { $0.eventID == eventID }) else { return }
             let m = pending.remove(at: i)
-            cancelTimeout(eventID, out: &out)
             persist(out: &out)
             reject(m.writes, .serverError(message), out: &out)
             refreshViews(out: &out)
@@ -251,21 +252,9 @@ public struct SharedDiffClient: ClientMachine {
 
     mutating func send(_ m: SaveMutation, out: inout ClientOutbox<InstantUp>) {
         out(.send(.transact(eventID: m.eventID, writes: m.writes, steps: m.steps)))
-        let inFlight = timers.count
-        let waiting = pending.filter { $0.txID == nil }.count
-        let timeout = max(sendTimeoutMs, Int64(min(inFlight + 1, waiting + 1)) * sendTimeoutMs)
-        cancelTimeout(m.eventID, out: &out)
         let t = TimerID(nextTimer)
         nextTimer += 1
-        timers.append((t, m.eventID))
-        out(.setTimer(t, afterMs: timeout))
-    }
-
-    mutating func cancelTimeout(_ eventID: UInt64, out: inout ClientOutbox<InstantUp>) {
-        if let i = timers.firstIndex(where: { $0.1 == eventID }) {
-            out(.cancelTimer(timers[i].0))
-            timers.remove(at: i)
-        }
+        out(.setTimer(t, afterMs: timeouts.sending(m.eventID, stored: pending.count, baseMs: sendTimeoutMs, timer: t)))
     }
 
     mutating func remember(_ q: Query, _ r: QueryResult, _ tx: UInt64, out: inout ClientOutbox<InstantUp>) {
@@ -275,10 +264,15 @@ public struct SharedDiffClient: ClientMachine {
         persist(out: &out)
     }
 
-    /// Removes confirmed saves every subscribed collection has already seen (Reactor §6).
+    /// Removes confirmed saves every loaded collection has already seen (Reactor §6): cached
+    /// ones count with their cached processed tx id, and 0 ("none") is skipped, as in
+    /// `InstantClient.cleanupConfirmed`.
     mutating func cleanupConfirmed(out: inout ClientOutbox<InstantUp>) {
-        let subs = collections.filter { !$0.key.isOnce && $0.server != nil && !$0.fromCache }
-        guard let minTx = subs.map(\.processedTxID).min() else { return }
+        var minTx: UInt64?
+        for c in collections where c.server != nil && c.processedTxID != 0 {
+            if minTx == nil || c.processedTxID < minTx! { minTx = c.processedTxID }
+        }
+        guard let minTx else { return }
         let before = pending.count
         pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
         if pending.count != before { persist(out: &out) }
