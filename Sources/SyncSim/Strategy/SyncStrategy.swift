@@ -158,6 +158,11 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     public var sendTimeoutMs: Int64 = 6_000
     /// Periodic sync interval for pull-based strategies.
     public var syncIntervalMs: Int64 = 30_000
+    /// `sharedDiff`: the delay between a collection's change and its `save()` task, drawn per save
+    /// from the client's stream in `saveDelayMinMs…saveDelayMaxMs`. Seed 001 says only that two
+    /// saves land "milliseconds apart"; equal bounds pin the race so a scenario file can set it.
+    public var saveDelayMinMs: Int64 = 2
+    public var saveDelayMaxMs: Int64 = 40
     public init() {}
 }
 

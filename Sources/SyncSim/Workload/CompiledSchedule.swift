@@ -263,6 +263,11 @@ extension Schedule {
         try within("maxEvents", o.maxEvents, ScheduleLimits.maxEvents, "an event bound", unit: " events")
         try within("sendTimeoutMs", o.strategy.sendTimeoutMs, ScheduleLimits.intervals, "a send timeout")
         try within("syncIntervalMs", o.strategy.syncIntervalMs, ScheduleLimits.intervals, "a sync interval")
+        try within("saveDelayMinMs", o.strategy.saveDelayMinMs, ScheduleLimits.saveDelays, "a save delay")
+        try within("saveDelayMaxMs", o.strategy.saveDelayMaxMs, ScheduleLimits.saveDelays, "a save delay")
+        guard o.strategy.saveDelayMinMs <= o.strategy.saveDelayMaxMs else {
+            throw ScheduleError(path: "options.saveDelayMaxMs", "expected saveDelayMinMs ≤ saveDelayMaxMs, got \(o.strategy.saveDelayMinMs) > \(o.strategy.saveDelayMaxMs)")
+        }
     }
 
     /// A query's namespace, filter and include must be the schema's.

@@ -341,7 +341,7 @@ extension SimulationOptions: Codable {
     enum K: String, CodingKey, CaseIterable {
         case clients, persistence, latencyMinMs, latencyMaxMs, dropPpm, duplicatePpm, delayPpm, delayMaxMs
         case clockSkewMs, conflictPolicy, conflictThinkMs, queueCap, connectTimeoutMs, unreachableDetectMs
-        case settleLimitMs, maxEvents, sendTimeoutMs, syncIntervalMs
+        case settleLimitMs, maxEvents, sendTimeoutMs, syncIntervalMs, saveDelayMinMs, saveDelayMaxMs
     }
 
     public init(from decoder: Decoder) throws {
@@ -367,6 +367,8 @@ extension SimulationOptions: Codable {
         try get(.maxEvents, &maxEvents)
         try get(.sendTimeoutMs, &strategy.sendTimeoutMs)
         try get(.syncIntervalMs, &strategy.syncIntervalMs)
+        try get(.saveDelayMinMs, &strategy.saveDelayMinMs)
+        try get(.saveDelayMaxMs, &strategy.saveDelayMaxMs)
     }
 
     /// Writes every option that differs from its default (files say only what matters).
@@ -392,6 +394,8 @@ extension SimulationOptions: Codable {
         try put(.maxEvents, maxEvents, d.maxEvents)
         try put(.sendTimeoutMs, strategy.sendTimeoutMs, d.strategy.sendTimeoutMs)
         try put(.syncIntervalMs, strategy.syncIntervalMs, d.strategy.syncIntervalMs)
+        try put(.saveDelayMinMs, strategy.saveDelayMinMs, d.strategy.saveDelayMinMs)
+        try put(.saveDelayMaxMs, strategy.saveDelayMaxMs, d.strategy.saveDelayMaxMs)
     }
 }
 

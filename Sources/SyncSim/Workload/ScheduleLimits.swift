@@ -20,6 +20,8 @@ public enum ScheduleLimits {
     /// spends the event budget on timers instead of the scenario (measured: a 100 ms sync
     /// interval over a day of virtual time is 2,000,000 timer events).
     public static let intervals: ClosedRange<Int64> = 1_000...86_400_000
+    /// `sharedDiff`'s save delay: 0 … 60 s (a one-shot timer per change; zero saves at once).
+    public static let saveDelays: ClosedRange<Int64> = 0...60_000
     /// Per-client clock skew: at most a day either way.
     public static let skews: ClosedRange<Int64> = -86_400_000...86_400_000
     /// The settle window after heal: 1 s … 1 day.

@@ -84,7 +84,7 @@ struct ScenarioMutator {
     static let optionKeys: [String] = [
         "clients", "latencyMinMs", "latencyMaxMs", "dropPpm", "duplicatePpm", "delayPpm", "delayMaxMs", "clockSkewMs",
         "conflictThinkMs", "queueCap", "connectTimeoutMs", "unreachableDetectMs", "settleLimitMs", "maxEvents",
-        "sendTimeoutMs", "syncIntervalMs",
+        "sendTimeoutMs", "syncIntervalMs", "saveDelayMinMs", "saveDelayMaxMs",
     ]
 
     /// Every path in the tree, in document order.

@@ -38,6 +38,9 @@ import Testing
         ("no events", { $0.maxEvents = 1 }, { $0.maxEvents = 0 }, "options.maxEvents", "in 1…2000000 events"),
         ("send timeout", { $0.strategy.sendTimeoutMs = 1_000 }, { $0.strategy.sendTimeoutMs = 0 }, "options.sendTimeoutMs", "in 1000…86400000 ms"),
         ("sync interval", { $0.strategy.syncIntervalMs = 86_400_000 }, { $0.strategy.syncIntervalMs = 0 }, "options.syncIntervalMs", "in 1000…86400000 ms"),
+        ("save delay min", { $0.strategy.saveDelayMinMs = 0 }, { $0.strategy.saveDelayMinMs = -1 }, "options.saveDelayMinMs", "in 0…60000 ms"),
+        ("save delay max", { $0.strategy.saveDelayMaxMs = 60_000 }, { $0.strategy.saveDelayMaxMs = 60_001 }, "options.saveDelayMaxMs", "in 0…60000 ms"),
+        ("save delays inverted", { $0.strategy.saveDelayMinMs = 7; $0.strategy.saveDelayMaxMs = 7 }, { $0.strategy.saveDelayMinMs = 8; $0.strategy.saveDelayMaxMs = 7 }, "options.saveDelayMaxMs", "saveDelayMinMs ≤ saveDelayMaxMs"),
     ]
 
     @Test(arguments: options.indices)

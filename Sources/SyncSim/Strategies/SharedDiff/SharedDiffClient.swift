@@ -73,7 +73,8 @@ public struct SharedDiffClient: ClientMachine {
     static let saveTimerBit: UInt32 = 1 << 31
     /// `save()` runs this many ms after the write that triggered it (SharingInstant saves in an
     /// async task; two collections' saves land "milliseconds apart", seed 001 §Evidence).
-    static let saveDelayMs: ClosedRange<Int> = 2...40
+    /// The save delay range (`StrategyOptions.saveDelayMinMs…saveDelayMaxMs`, 2…40 ms by default).
+    let saveDelayMs: ClosedRange<Int>
 
     /// The run's data model.
     let schema: Schema
@@ -83,6 +84,10 @@ public struct SharedDiffClient: ClientMachine {
         schema = context.schema
         persistence = context.persistence
         sendTimeoutMs = context.options.sendTimeoutMs
+        // Ranges are checked when a schedule compiles; a context built by hand with inverted or
+        // negative bounds gets the nearest valid range rather than a trap.
+        let lo = Int(max(0, context.options.saveDelayMinMs))
+        saveDelayMs = lo...max(lo, Int(context.options.saveDelayMaxMs))
         random = context.random
         if let durable {
             pending = durable.pending

@@ -20,7 +20,9 @@ extension SharedDiffClient {
     ///  1. for each due namespace N, every tracked id of N the collection does not show is deleted;
     ///  2. every shown element of N, and everything linked to it inside the collection (a post's
     ///     author, that author's posts, …), is sent as a full entity with the collection's values
-    ///     (instaml `update`, which upserts), then its link as an id;
+    ///     (instaml `update`, which upserts), then its link as an id; a link the collection's
+    ///     server answer has and its current value lacks is sent as an unlink (the element's link
+    ///     field is nil, or a has-many array lost a member);
     ///  3. it carries the user writes (of those that scheduled this save) whose entities it sends
     ///     or deletes; a delete no user asked for carries no write.
     func saveSteps(for c: Collection) -> (steps: [InstantStep], writes: [WriteID]) {
@@ -44,7 +46,16 @@ extension SharedDiffClient {
             var fields: [FieldAssignment] = []
             for f in schema.fields(of: r.namespace) { if let v = r[f] { fields.append(FieldAssignment(f, v)) } }
             steps.append(InstantStep(.update(e, r.namespace, fields), upsert: true))
-            for l in schema.links(of: r.namespace) { for t in r.targets(l) where view.contains(t) { links.append(InstantStep(.link(e, l, t), upsert: false)) } }
+            let before = c.server?.record(e)
+            for l in schema.links(of: r.namespace) {
+                let now = r.targets(l)
+                for t in now where view.contains(t) { links.append(InstantStep(.link(e, l, t), upsert: false)) }
+                // A cardinality-one link replaced by another needs no unlink (the link replaces it).
+                if !schema.isMany(l) && !now.isEmpty { continue }
+                before?.forEachTarget(of: l) { t in
+                    if !now.contains(t) { links.append(InstantStep(.unlink(e, l, t), upsert: false)) }
+                }
+            }
         }
         steps.append(contentsOf: links)
         var writes: [WriteID] = []

@@ -7,15 +7,17 @@
 /// | each subscription is a collection holding its last result; filtered queries and entities reached through a link (`posts with author` sees only profiles that author a post) are partial | seed 001 §"Problem 1" (two `@Shared` of profiles), §Unknown unknowns 2 "Partial Subscription Results" |
 /// | a user write mutates the collections at once (every collection that shows, or should show, the entity) | seed 001 §"Problem 2" (`$profiles.withLock { $0.insert(…) }`) |
 /// | the write may only touch an element of a collection the app holds (or insert into a collection of its namespace); otherwise it is refused at once | `@Shared` API shape (seed 001 §"Problem 2"): there is no write path except a collection |
-/// | then `save()` runs for *every* collection holding a namespace the write touches, each in its own task a few ms later (2–40 ms, drawn from the client's stream), so saves race | seed 001 §"Problem 1" "Both trigger save() at nearly the same time"; §Evidence "Two saves … milliseconds apart" |
+/// | then `save()` runs for *every* collection holding a namespace the write touches, each in its own task a few ms later (2–40 ms by default, drawn from the client's stream; `saveDelayMinMs`/`saveDelayMaxMs` set the range, equal bounds pin the race in a file), so saves race | seed 001 §"Problem 1" "Both trigger save() at nearly the same time"; §Evidence "Two saves … milliseconds apart" |
 /// | `save()` diffs the collection's ids of the namespace against one tracked server id set per namespace, shared by all collections, filled from server answers; ids missing from the collection are sent as deletes | seed 001 §"Problem 1" computeDiff; §Option A `StateTracker.serverStateByKey`, "Multiple subscriptions share the same StateTracker" |
 /// | every element present is sent as a full entity with the collection's (possibly stale) values, as instaml `update` (an upsert) | seed 001 §"Why @Shared is Problematic" table: "Full state snapshots", "Entire collection"; §Symptoms 2 "deleted items reappear" |
 /// | linked entities are traversed and re-sent: post → author → the author's posts in the collection | seed 001 §"Problem 3" `traverse()` steps 1–6; §Evidence "isTopLevel: false" |
 /// | a save carries the user writes it reflects; a delete computed by the diff carries none | harness rule: the oracles judge traffic by the intents it carries |
 /// | otherwise as `instant`: save transactions are Reactor pending mutations (order, send when authenticated, timeout, replay on init-ok, removed once every query has seen their tx), collections refresh from the server with the pending overlay, `queryOnce` offline fails, cache and queue durable with persistence | `InstantClient` (Reactor.js `pushOps`, `_applyOptimisticUpdates`, `_flushPendingMessages`); server: `InstantServer` |
 ///
-/// Known gaps of the model: a full-entity snapshot sends a set link as an id, and nothing for an
-/// absent one (an unlink through a collection is not sent).
+/// A full-entity snapshot sends a set link as an id and a link its server answer had and the
+/// collection no longer has as an unlink. Known gaps of the model: saves are atomic (seed 001's
+/// "operations might partially succeed" is not modelled) and traversal stops at what the
+/// collection shows (the seed follows the author's whole `posts` array).
 ///
 /// **Contract.** Arbitration: server arrival order (InstantDB's server). It promises only what
 /// the Reactor machinery underneath still gives it: convergence (every collection ends equal to

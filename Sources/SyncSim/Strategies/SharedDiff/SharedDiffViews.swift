@@ -59,7 +59,7 @@ extension SharedDiffClient {
             if due.isEmpty { continue }
             owedBy.append(s)
             if collections[i].saveDue.isEmpty {
-                out(.setTimer(Self.saveTimer(s), afterMs: Int64(random.int(in: Self.saveDelayMs))))
+                out(.setTimer(Self.saveTimer(s), afterMs: Int64(random.int(in: saveDelayMs))))
             }
             for ns in due where !collections[i].saveDue.contains(ns) { collections[i].saveDue.append(ns) }
             collections[i].saveDue.sort()
