@@ -57,6 +57,9 @@ enum CoverageChart {
             let text = "last new: run \(last.run)"
             labels.place([SVGText(text: text, x: lx + 4, y: top - 8, fontSize: 10, fill: "#b71c1c", bold: true),
                           SVGText(text: text, x: lx - 4, y: top - 8, fontSize: 10, anchor: .end, fill: "#b71c1c", bold: true),
+                          SVGText(text: text, x: lx - 4, y: top + plotH * 0.55, fontSize: 10, anchor: .end, fill: "#b71c1c", bold: true),
+                          SVGText(text: text, x: lx + 4, y: top + plotH * 0.55, fontSize: 10, fill: "#b71c1c", bold: true),
+                          SVGText(text: text, x: lx - 4, y: top + plotH - 4, fontSize: 10, anchor: .end, fill: "#b71c1c", bold: true),
                           SVGText(text: text, x: lx + 4, y: top + plotH - 4, fontSize: 10, fill: "#b71c1c", bold: true)],
                          within: LabelBox(x: 0, y: 0, w: width, h: height))
             labels.place([SVGText(text: "run \(last.run)", x: lx, y: top + plotH + 14, fontSize: 10, anchor: .middle, fill: "#b71c1c")])

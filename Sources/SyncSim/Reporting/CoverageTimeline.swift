@@ -106,6 +106,16 @@ extension FuzzReport {
         strategy.coverageTimeline ?? FuzzReport.timeline(records: runs.filter { $0.strategy == strategy.name }, cells: strategy.cells)
     }
 
+    /// What the timelines cover when it is not every planned seed: a shard's own seeds, or the
+    /// runs that finished before a stop. Nil for a complete, unsharded (or fully merged) report.
+    public var timelineScope: String? {
+        if let shard = options.shard {
+            return "This report covers shard \(shard) only: its curves are over its own seeds, in order; merge the shards (syncsim merge) for the whole curve."
+        }
+        if !complete { return "The fuzz run was cut short: the curves cover the \(seedsRun) seeds that finished." }
+        return nil
+    }
+
     static func timeline(records: [RunRecord], cells: [Cell]) -> CoverageTimeline {
         CoverageTimeline(records: records, goals: cells.compactMap { c in c.reachSituation.map { (c.invariant, $0) } })
     }

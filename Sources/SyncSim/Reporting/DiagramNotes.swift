@@ -22,17 +22,45 @@ extension SequenceDiagram {
     }
 
     /// One action of the schedule, located on the diagram: the trace lines of an action carry
-    /// no index, so a mark names the action's index (shown as `#index`), its time and its client
-    /// lane (nil: the server, for back-office writes). Every action line at that time on that
-    /// lane is highlighted (a typing burst gives one mark per keystroke).
+    /// no index, so a mark names the action's index (shown as `#index`), its time, its client
+    /// lane (nil: the server, for back-office writes) and, when known, the label of the line its
+    /// step writes (`user`, `admin write`, `offline`, `restart`, `fault armed`, …) and which of
+    /// the steps with that label at that time on that lane it is (0 for the first). Without those
+    /// two, every action line at that time on that lane is highlighted. A typing burst gives one
+    /// mark per keystroke.
     public struct ActionMark: Sendable, Hashable {
         public var index: Int
         public var at: Int64
         public var client: Int?
-        public init(index: Int, at: Int64, client: Int?) {
+        public var line: String?
+        public var ordinal: Int?
+        public init(index: Int, at: Int64, client: Int?, line: String? = nil, ordinal: Int? = nil) {
             self.index = index
             self.at = at
             self.client = client
+            self.line = line
+            self.ordinal = ordinal
+        }
+
+        /// Whether the trace line at `ordinal` among the lines with its (time, lane, label) is
+        /// this action's.
+        func matches(_ l: TraceLine, ordinal n: Int) -> Bool {
+            at == l.time && client == l.client && (line == nil || line == l.label) && (ordinal == nil || ordinal == n)
+        }
+    }
+
+    /// The label of the trace line a step writes first (what `ActionMark.line` matches).
+    static func lineLabel(of step: CompiledSchedule.Step) -> String {
+        switch step {
+        case .boot: return "launch"
+        case .user: return "user"
+        case .admin: return "admin write"
+        case .offline: return "offline"
+        case .online: return "online"
+        case .unreachable: return "unreachable"
+        case .reachable: return "reachable"
+        case .restart: return "restart"
+        case .crash: return "fault armed"
         }
     }
 
@@ -43,8 +71,8 @@ extension SequenceDiagram {
         guard !indices.isEmpty, let compiled = try? schedule.compile() else { return [] }
         let wanted = Set(indices)
         var marks: [ActionMark] = []
+        var seen: [String: Int] = [:]  // steps so far per (time, lane, label): the ordinal of the next
         for e in compiled.entries {
-            guard let i = e.source, wanted.contains(i) else { continue }
             let client: Int?
             switch e.step {
             case .boot(let c), .user(let c, _), .offline(let c), .online(let c), .unreachable(let c), .reachable(let c),
@@ -52,8 +80,12 @@ extension SequenceDiagram {
                 client = c.index
             case .admin: client = nil
             }
-            let m = ActionMark(index: i, at: e.time, client: client)
-            if !marks.contains(m) { marks.append(m) }
+            let label = lineLabel(of: e.step)
+            let key = "\(e.time)|\(client ?? -1)|\(label)"
+            let ordinal = seen[key, default: 0]
+            seen[key] = ordinal + 1
+            guard let i = e.source, wanted.contains(i) else { continue }
+            marks.append(ActionMark(index: i, at: e.time, client: client, line: label, ordinal: ordinal))
         }
         return marks
     }

@@ -97,7 +97,7 @@ public enum MarkdownReport {
     /// One line per strategy: when the last new situation and reach goal appeared, in seed order.
     static func coverageOverTime(_ r: FuzzReport) -> String {
         guard !r.strategies.isEmpty else { return "" }
-        var o = "\n### Coverage over time\n\nRuns in seed order; report.html draws the curves.\n\n"
+        var o = "\n### Coverage over time\n\nRuns in seed order; report.html draws the curves.\(r.timelineScope.map { " " + $0 } ?? "")\n\n"
         for s in r.strategies {
             let t = r.timeline(of: s)
             o += "- **\(cell(s.name))**: \(t.situationSentence); \(t.reachGoalSentence)\(t.plateaued ? " — nothing new in the last half of the runs" : "").\n"

@@ -38,8 +38,13 @@ private struct Layout {
     // Geometry (px).
     let top = 54.0, gutter = 84.0, laneGap = 240.0, rightMargin = 200.0
     let rowHeight = 22.0, maxGapExtra = 34.0, bottom = 30.0
+    /// The explanation on the violation's callout, wrapped to the diagram's width (at most
+    /// three lines; the last clipped, the whole in the tooltip).
+    var calloutLines: [String] = []
     /// Room kept under the violation's row for its callout (invariant and explanation).
-    let calloutHeight = 46.0
+    var calloutHeight: Double { 33 + 13 * Double(calloutLines.count) }
+    /// Characters of 11 px text that fit on a callout line.
+    var calloutChars: Int { Int((width - 32) / (TextMetrics.advance * 11)) }
     /// Gaps longer than this get a "… 12.3 s" break mark.
     let breakMs: Int64 = 2_000
 
@@ -66,6 +71,8 @@ private struct Layout {
     /// Sends that carried the culprit: its writes, or the message delivered to the server just
     /// before it was applied (a transaction with no user write, such as a diff's delete).
     var culpritSends = Set<Int>()
+    /// Lines highlighted as necessary actions, with the action index.
+    var necessary: [Int: Int] = [:]
 
     init(trace: [TraceLine], clients: Int, violationTime: Int64?, violationClient: Int?, id: String, notes: SequenceDiagram.Notes) {
         all = trace
@@ -77,12 +84,15 @@ private struct Layout {
         self.id = id
         self.notes = notes
         serverLane = (clients + 1) / 2
+        if let e = notes.explanation { calloutLines = wrap(oneLine(e), calloutChars, maxLines: 3) }
         layoutRows()
+        necessary = Layout.necessaryLines(notes.necessaryActions, all: trace, window: window)
         for (i, l) in lines.enumerated() where l.kind == .send { carried[i] = MessageSummary(text: l.text, kind: l.label) }
         if let tx = notes.culpritTx, let i = lines.firstIndex(where: { $0.kind == .applied && $0.label == "tx \(tx)" }) {
             culpritLine = i
             culpritWrites = MessageSummary(text: lines[i].text, kind: lines[i].label).writes
-            for (j, m) in carried where m.writes.contains(where: { culpritWrites.contains($0) }) { culpritSends.insert(j) }
+            // Upward only: acknowledgements name the write too, but they do not carry the transaction.
+            for (j, m) in carried where lines[j].upward == true && m.writes.contains(where: { culpritWrites.contains($0) }) { culpritSends.insert(j) }
             if let d = lines[..<i].lastIndex(where: { $0.kind == .deliver && $0.upward == true }), lines[d].time == lines[i].time,
                let msg = lines[d].message, let s = lines[..<d].lastIndex(where: { $0.kind == .send && $0.message == msg }) {
                 culpritSends.insert(s)
@@ -161,7 +171,7 @@ private struct Layout {
         for (name, color) in [("up", SVGPalette.up), ("down", SVGPalette.down), ("lost", SVGPalette.lost)] {
             s += "<marker id=\"\(id)-\(name)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"\(color)\"/></marker>"
         }
-        s += "<pattern id=\"\(id)-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fff4e0\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#f0b360\" stroke-width=\"2.5\"/></pattern>"
+        s += "<pattern id=\"\(id)-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#e69520\" stroke-width=\"2.5\"/></pattern>"
         s += "</defs>\n"
         s += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
         var labels = LabelPlacer()
@@ -201,9 +211,10 @@ private struct Layout {
             let x = laneX(client: c)
             func band(_ from: Double, _ to: Double, offline: Bool) -> String {
                 let hgt = max(4, to - from)
+                // The hatch has no background: over an offline band both show.
                 let fill = offline ? SVGPalette.offline : "url(#\(id)-hatch)"
                 let stroke = offline ? "#8a8a8a" : "#d08a20"
-                let (dx, w) = offline ? (-13.0, 26.0) : (-9.0, 18.0)  // unreachable sits inside offline when both
+                let (dx, w) = offline ? (-13.0, 26.0) : (-10.0, 20.0)
                 return "<g><title>\(htmlEscape(laneName(c))) \(offline ? "offline" : "cannot reach the server")</title><rect x=\"\(svgNum(x + dx))\" y=\"\(svgNum(from))\" width=\"\(svgNum(w))\" height=\"\(svgNum(hgt))\" rx=\"3\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"1\"\(offline ? "" : " stroke-dasharray=\"3 2\"")/></g>\n"
             }
             var pieces: [(Double, Double, Bool)] = []
@@ -290,11 +301,11 @@ private struct Layout {
         s += "<rect x=\"\(svgNum(bx))\" y=\"\(svgNum(by))\" width=\"\(svgNum(bw))\" height=\"\(svgNum(bh))\" rx=\"4\" fill=\"#fdecea\" fill-opacity=\"0.95\" stroke=\"\(SVGPalette.violation)\" stroke-width=\"1\"/>"
         s += "<line x1=\"\(svgNum(x))\" y1=\"\(svgNum(y + 9))\" x2=\"\(svgNum(x))\" y2=\"\(svgNum(by))\" stroke=\"\(SVGPalette.violation)\" stroke-width=\"1.5\"/></g>\n"
         labels.reserve(LabelBox(x: bx, y: by, w: bw, h: bh))
-        let fit = Int((bw - 16) / (TextMetrics.advance * 11))
+        let fit = calloutChars
         let head = "✗ \(inv) at \(t) ms\(who)"
         labels.force(SVGText(text: clip(head, fit), x: bx + 8, y: by + 12, fontSize: 11, fill: SVGPalette.violation, bold: true, halo: false, title: tip))
-        if let e = notes.explanation, !e.isEmpty {
-            labels.force(SVGText(text: clip(oneLine(e), fit), x: bx + 8, y: by + 25, fontSize: 11, fill: "#5a1010", halo: false, title: tip))
+        for (k, line) in calloutLines.enumerated() {
+            labels.force(SVGText(text: line, x: bx + 8, y: by + 25 + 13 * Double(k), fontSize: 11, fill: "#5a1010", halo: false, title: tip))
         }
         return s
     }
@@ -393,11 +404,24 @@ private struct Layout {
         }
     }
 
-    /// Which lines the necessary-action marks point at, with the action index.
-    func necessaryIndex(_ i: Int) -> Int? {
-        let l = lines[i]
-        guard l.kind == .action || l.kind == .admin || (l.kind == .network && l.label != "launch") else { return nil }
-        return notes.necessaryActions.first { $0.at == l.time && $0.client == l.client }?.index
+    /// The action index of the necessary-action mark on line `i`, if any.
+    func necessaryIndex(_ i: Int) -> Int? { necessary[i] }
+
+    /// Lines (window indices) that necessary-action marks point at, with the action index. A
+    /// line's ordinal counts the earlier lines with its time, lane and label over the whole
+    /// trace, as `actionMarks` counts steps.
+    static func necessaryLines(_ marks: [SequenceDiagram.ActionMark], all: [TraceLine], window: Range<Int>) -> [Int: Int] {
+        guard !marks.isEmpty else { return [:] }
+        var out: [Int: Int] = [:]
+        var seen: [String: Int] = [:]
+        for (i, l) in all.enumerated() where l.kind == .action || l.kind == .admin || l.kind == .network {
+            let key = "\(l.time)|\(l.client ?? -1)|\(l.label)"
+            let n = seen[key, default: 0]
+            seen[key] = n + 1
+            guard window.contains(i), let m = marks.first(where: { $0.matches(l, ordinal: n) }) else { continue }
+            out[i - window.lowerBound] = m.index
+        }
+        return out
     }
 
     /// Whether a user action line made a write of the culprit transaction (`… (w3)`).
@@ -537,6 +561,27 @@ private struct Layout {
     /// An ✕ of half-size `r` centred on (`x`, `y`).
     func cross(_ x: Double, _ y: Double, _ r: Double, _ color: String, _ w: Double) -> String {
         "<path d=\"M\(svgNum(x - r)),\(svgNum(y - r)) L\(svgNum(x + r)),\(svgNum(y + r)) M\(svgNum(x - r)),\(svgNum(y + r)) L\(svgNum(x + r)),\(svgNum(y - r))\" stroke=\"\(color)\" stroke-width=\"\(svgNum(w))\" stroke-linecap=\"round\"/>"
+    }
+
+    /// `s` in lines of at most `width` characters, broken at spaces (a longer word is cut), at
+    /// most `maxLines`; the last ends in `…` when text is left over.
+    func wrap(_ s: String, _ width: Int, maxLines: Int) -> [String] {
+        guard width > 1, !s.isEmpty else { return s.isEmpty ? [] : [clip(s, max(1, width))] }
+        var lines: [String] = []
+        var current = ""
+        for word in s.split(separator: " ", omittingEmptySubsequences: true) {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if candidate.count <= width { current = candidate; continue }
+            if !current.isEmpty { lines.append(current) }
+            current = String(word)
+            while current.count > width { lines.append(String(current.prefix(width))); current = String(current.dropFirst(width)) }
+        }
+        if !current.isEmpty { lines.append(current) }
+        guard lines.count > maxLines else { return lines }
+        var kept = Array(lines.prefix(maxLines))
+        kept[maxLines - 1] = clip(kept[maxLines - 1] + " " + lines[maxLines], width)
+        if !kept[maxLines - 1].hasSuffix("…") { kept[maxLines - 1] = clip(kept[maxLines - 1], width - 1) + "…" }
+        return kept
     }
 
     func oneLine(_ s: String) -> String {

@@ -73,6 +73,12 @@ import Testing
         let html = HTMLReport.render(r)
         #expect(html.contains("id=\"coverage-over-time\""))
         #expect(HTMLReportTests.count("<svg class=\"timeline\"", in: html) == r.strategies.count)
+        for part in html.components(separatedBy: "<svg class=\"timeline\"").dropFirst() {
+            let svg = "<svg class=\"timeline\"" + part.components(separatedBy: "</svg>")[0]
+            let texts = SequenceDiagramTests.texts(in: svg)
+            #expect(texts.contains { $0.content.hasPrefix("situations ") })
+            #expect(SequenceDiagramTests.overlapping(texts).isEmpty)
+        }
         let md = MarkdownReport.render(r)
         for s in r.strategies {
             let t = r.timeline(of: s)

@@ -37,6 +37,8 @@ import Testing
         return out
     }
 
+    static func count(_ needle: String, in s: String) -> Int { s.components(separatedBy: needle).count - 1 }
+
     static func overlapping(_ texts: [Text]) -> [(String, String)] {
         var bad: [(String, String)] = []
         for i in texts.indices { for j in texts.indices where j > i && texts[i].box.overlaps(texts[j].box) { bad.append((texts[i].content, texts[j].content)) } }
@@ -108,7 +110,9 @@ import Testing
         #expect(texts.contains("culprit tx 3"))
         #expect(texts.contains("transact del profile#2 +2"))
         #expect(texts.contains("transact w0 2 entities"))
-        #expect(texts.contains("#1") && texts.contains("#2") && !texts.contains("#0"))
+        // Actions 0 and 1 both subscribe at t=0 on A: only the second is ringed.
+        #expect(texts.filter { $0 == "#1" }.count == 1 && texts.filter { $0 == "#2" }.count == 1 && !texts.contains("#0"))
+        #expect(Self.count("stroke=\"#f9a825\"", in: svg) == 2)
         // The carrier of the culprit is drawn thick, over a red underlay.
         #expect(svg.contains("stroke-opacity=\"0.3\" stroke-width=\"7\""))
         #expect(Self.overlapping(Self.texts(in: svg)).isEmpty)
@@ -135,5 +139,24 @@ import Testing
         #expect(p.dropped == 1)
         let moved = p.place([SVGText(text: "again", x: 30, y: 22), SVGText(text: "again", x: 30, y: 40)])
         #expect(moved?.y == 40)
+    }
+}
+
+extension SequenceDiagramTests {
+    /// Writes the ghost-deletion diagram with every note (necessary actions included) for a visual
+    /// check: `SYNCSIM_DIAGRAM_OUT=/tmp/ghost.html swift test --filter SequenceDiagramTests`.
+    @Test func writesDiagramWhenAsked() throws {
+        guard let path = ProcessInfo.processInfo.environment["SYNCSIM_DIAGRAM_OUT"] else { return }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let scenario = try Scenario.load(path: root.appendingPathComponent("Scenarios/deletes/ghost-deletion-two-subscriptions.json").path)
+        let r = try simulate(StrategyRegistry.named("sharedDiff")!, scenario.schedule, seed: scenario.seed, trace: .full)
+        let v = try #require(r.violations.first { $0.invariant == .noGhostDeletion })
+        let notes = SequenceDiagram.Notes(invariant: v.invariant.rawValue, explanation: v.explanation,
+                                          necessaryActions: SequenceDiagram.actionMarks([1, 2], in: scenario.schedule))
+        let svg = SequenceDiagram.svg(trace: r.trace, clients: 1, violationTimeMs: v.time, violationClient: v.client?.index, id: "g", notes: notes)
+        try ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ghost deletion</title></head><body style=\"margin:8px\">"
+             + "<p style=\"font:13px sans-serif\">\(htmlEscape(scenario.title)): necessary actions #1 and #2 (from a hand-written explanation)</p>"
+             + svg + "</body></html>").write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
