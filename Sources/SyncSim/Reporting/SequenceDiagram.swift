@@ -178,10 +178,12 @@ private struct Layout {
         s += windows(&labels)
         s += lanes(&labels)
         s += violationBand(&labels)
+        // The callout's text claims its room before any label; its shapes are drawn over the arrows.
+        let marker = violationMarker(&labels)
         s += breaks(&labels)
         s += arrows()
         s += marks()
-        s += violationMarker(&labels)
+        s += marker
         // Labels, most important first: what is placed first is never pushed out.
         markLabels(&labels)
         timeAxis(&labels)
