@@ -51,7 +51,8 @@ extension FuzzReport {
                                              contract: d.contract, runs: mine.count, metContract: broken.isEmpty,
                                              contractViolations: broken, cells: cells, metrics: metrics(mine),
                                              userInvariants: d.userInvariants.isEmpty ? nil : d.userInvariants,
-                                             conditional: d.conditional.isEmpty ? nil : d.conditional))
+                                             conditional: d.conditional.isEmpty ? nil : d.conditional,
+                                             coverageTimeline: timeline(records: mine, cells: cells)))
         }
 
         let sortedFailures = failures.filter { order[$0.strategy] != nil }.sorted {

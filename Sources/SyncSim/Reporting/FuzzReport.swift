@@ -99,6 +99,11 @@ public struct FuzzReport: Codable, Sendable {
         public var userInvariants: [InvariantSummary]? = nil
         /// The strategy's conditional claims; absent (nil) when it has none, as `userInvariants`.
         public var conditional: [ConditionalClaimSummary]? = nil
+        /// When each situation and reach goal was first reached, in seed order (recomputed from
+        /// `runs` by `build`, so merged shards get the unsharded curve). Absent from reports
+        /// written before it existed; read it through `FuzzReport.timeline(of:)`, which computes
+        /// it from the run records then. Optional, so report format 1 still reads both ways.
+        public var coverageTimeline: CoverageTimeline? = nil
     }
 
     public struct Failure: Codable, Sendable {

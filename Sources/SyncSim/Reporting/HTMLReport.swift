@@ -8,6 +8,7 @@ public enum HTMLReport {
         p.reach(report)
         p.metrics(report)
         p.coverage(report)
+        p.coverageOverTime(report)
         p.failures(report)
         p.out += "</body>\n</html>\n"
         return p.out
@@ -170,6 +171,26 @@ private struct Page {
         add("</div>")
     }
 
+    // MARK: Coverage over time
+
+    /// One time-to-novelty chart per strategy, with the sentence that says whether more seeds
+    /// still found anything.
+    mutating func coverageOverTime(_ r: FuzzReport) {
+        guard !r.strategies.isEmpty else { return }
+        add("<h2 id=\"coverage-over-time\">Coverage over time</h2>")
+        add("<p>Distinct situations (blue) and reach goals (green) reached as the seeds ran, in seed order; the red line marks the run that reached the last new one. "
+            + "A long flat tail means more of the same seeds buys little: change the workload, or spend the time elsewhere.</p>")
+        if let note = r.timelineScope { add("<p class=\"note\">\(htmlEscape(note))</p>") }
+        add("<div class=\"timelines\">")
+        for s in r.strategies {
+            let t = r.timeline(of: s)
+            add("<div class=\"tl\"><h4>\(htmlEscape(s.name))\(t.plateaued ? " <span class=\"pill warn small\">nothing new in the last half</span>" : "")</h4>")
+            add(CoverageChart.svg(t, title: s.name))
+            add("<p class=\"sub\">\(htmlEscape(t.situationSentence)).<br>\(htmlEscape(t.reachGoalSentence)).</p></div>")
+        }
+        add("</div>")
+    }
+
     /// Known names in their declared order, then any others sorted.
     func keys(_ known: [String], _ counts: [String: Int]) -> [String] {
         known + counts.keys.filter { !known.contains($0) }.sorted()
@@ -224,13 +245,10 @@ private struct Page {
         if f.trace.isEmpty {
             add("<p class=\"note\">No trace was recorded for this failure.</p>")
         } else {
-            add("<div class=\"legend diag\"><span class=\"k up\">→</span> client to server <span class=\"k down\">→</span> server to client "
-                + "<span class=\"k lost\">✗</span> lost <span class=\"sw off\"></span>offline <span class=\"sw unr\"></span>unreachable "
-                + "<span class=\"dot act\"></span>user action <span class=\"dot ev\"></span>told the user <span class=\"dot ap\"></span>applied "
-                + "<span class=\"k viol\">!</span> violation · hover for details</div>")
+            add(diagramLegend(diagramNotes(f)))
             add("<div class=\"scroll diagram\">")
             add(SequenceDiagram.svg(trace: f.trace, clients: f.clients, violationTimeMs: f.violationTimeMs,
-                                    violationClient: f.violationClient, id: "d\(index)"))
+                                    violationClient: f.violationClient, id: "d\(index)", notes: diagramNotes(f)))
             add("</div>")
             add("<details><summary>Trace text (\(w.count) lines)</summary><pre class=\"trace\">")
             for l in f.trace[w] {
@@ -239,6 +257,26 @@ private struct Page {
             add("</pre></details>")
         }
         add("</section>")
+    }
+
+    /// What the diagram writes beside the trace: the invariant and its explanation on the
+    /// violation marker, and the culprit transaction the explanation names.
+    func diagramNotes(_ f: FuzzReport.Failure) -> SequenceDiagram.Notes {
+        SequenceDiagram.Notes(invariant: f.invariant, explanation: f.explanation)
+    }
+
+    /// The key to the marks a diagram draws (the culprit and necessary actions only when it has them).
+    func diagramLegend(_ notes: SequenceDiagram.Notes) -> String {
+        let items = [
+            "<span class=\"k up\">→</span> client to server", "<span class=\"k down\">→</span> server to client",
+            "labels: kind, write ids, entity{fields}", "<span class=\"k lost\">✗</span> lost",
+            "<span class=\"sw off\"></span>offline", "<span class=\"sw unr\"></span>cannot reach the server",
+            "<span class=\"k crash\">✕</span> crash", "<span class=\"sw rst\"></span>restart", "<span class=\"k heal\">- - -</span> heal",
+            "<span class=\"dot act\"></span>user action", "<span class=\"dot ev\"></span>told the user", "<span class=\"dot ap\"></span>applied",
+        ] + (notes.culpritTx == nil ? [] : ["<span class=\"ring culprit\"></span>culprit transaction (tx \(notes.culpritTx!)) and what carried it"])
+          + (notes.necessaryActions.isEmpty ? [] : ["<span class=\"ring need\"></span>necessary action (#n: its index in the scenario file)"])
+          + ["<span class=\"k viol\">!</span> violation", "hover any mark for its full story line"]
+        return "<div class=\"legend diag\">" + items.map { "<span class=\"li\">\($0)</span>" }.joined(separator: " ") + "</div>"
     }
 
     func pad(_ s: String, _ n: Int) -> String {
@@ -286,8 +324,11 @@ td.c-bad{background:#f8c9c9}td.c-warn{background:#ffe3a8}td.c-ok{background:#d5e
 .legend{font-size:12px;color:#4a545e}
 .sw{display:inline-block;width:12px;height:12px;border:1px solid #aaa;vertical-align:-2px;margin:0 4px 0 10px}
 .sw.c-bad{background:#f8c9c9}.sw.c-warn{background:#ffe3a8}.sw.c-ok{background:#d5efd9}.sw.c-none{background:#f1f2f4}
-.sw.off{background:#dcdcdc}.sw.unr{background:repeating-linear-gradient(45deg,#fff4e0 0 3px,#f0b360 3px 5px)}
+.sw.off{background:#dcdcdc}.sw.unr{background:repeating-linear-gradient(45deg,#fff 0 3px,#e69520 3px 5px)}
 .k{font-weight:700;margin:0 3px 0 10px}.k.up{color:#1e66c8}.k.down{color:#8e44ad}.k.lost{color:#d32f2f}.k.viol{color:#fff;background:#d32f2f;border-radius:8px;padding:0 5px}
+.k.crash{color:#7f0000}.k.heal{color:#2e7d32;letter-spacing:-1px}.sw.rst{background:#6a1b9a;height:6px;vertical-align:1px}
+.ring{display:inline-block;width:10px;height:10px;border-radius:50%;margin:0 4px 0 10px;vertical-align:-1px}.ring.culprit{border:2px solid #d32f2f}.ring.need{border:2.5px solid #f9a825}
+.legend.diag{line-height:1.9}.li{white-space:nowrap;margin-right:6px}
 .dot{display:inline-block;width:9px;height:9px;border-radius:50%;margin:0 4px 0 10px}.dot.act{background:#1565c0}.dot.ev{background:#00897b}.dot.ap{background:#2e7d32}
 table.grid{border-collapse:collapse;background:#fff;font-size:13px}
 table.grid th,table.grid td{border:1px solid #e0e4e8;padding:3px 9px}table.grid thead th{background:#f3f5f7;font-weight:600}
@@ -299,6 +340,8 @@ td.barcol{width:160px}.bar{background:#eef1f4;height:10px;border-radius:3px;over
 tr.neverrow th,tr.neverrow td{background:#fff1d6;color:#8a5300}
 .never{background:#fff8e8;border:1px solid #f2c777;padding:8px 12px;border-radius:6px;margin:8px 0}
 .toc{font-size:13px}
+.timelines{display:flex;gap:18px;flex-wrap:wrap}.tl{background:#fff;border:1px solid #e0e4e8;border-radius:6px;padding:8px 12px;width:400px}
+.tl h4{margin:0 0 4px;font-size:14px}.tl p{margin:4px 0 0}
 section.failure{background:#fff;border:1px solid #dde2e7;border-left:5px solid #e0a000;border-radius:6px;padding:14px 18px;margin:18px 0}
 section.failure.claimed{border-left-color:#d32f2f}
 .explain{font-size:14px;margin:4px 0}

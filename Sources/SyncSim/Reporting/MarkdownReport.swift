@@ -74,6 +74,7 @@ public enum MarkdownReport {
         o += "\n| situation | runs reaching it |\n|---|---|\n"
         for s in Situation.allCases { o += "| \(s.rawValue) | \(c.runsReaching[s.rawValue] ?? 0) |\n" }
         o += c.neverReached.isEmpty ? "\nEvery action kind, fault and situation was reached.\n" : "\n**Never reached:** \(c.neverReached.joined(separator: "; ")).\n"
+        o += coverageOverTime(r)
 
         if !r.failures.isEmpty {
             o += "\n## Failures (shrunk)\n\n"
@@ -90,6 +91,17 @@ public enum MarkdownReport {
             }
         }
         o += "\n---\nTiming (not part of the reproducible report): started \(r.timing.startedAt), \(String(format1(r.timing.wallSeconds))) s wall, \(String(format1(r.timing.runsPerSecond))) runs/s, \(String(format1(r.timing.shrinkSeconds))) s shrinking.\n"
+        return o
+    }
+
+    /// One line per strategy: when the last new situation and reach goal appeared, in seed order.
+    static func coverageOverTime(_ r: FuzzReport) -> String {
+        guard !r.strategies.isEmpty else { return "" }
+        var o = "\n### Coverage over time\n\nRuns in seed order; report.html draws the curves.\(r.timelineScope.map { " " + $0 } ?? "")\n\n"
+        for s in r.strategies {
+            let t = r.timeline(of: s)
+            o += "- **\(cell(s.name))**: \(t.situationSentence); \(t.reachGoalSentence)\(t.plateaued ? " — nothing new in the last half of the runs" : "").\n"
+        }
         return o
     }
 

@@ -2,21 +2,26 @@ import Foundation
 
 /// A Lamport-style sequence diagram of one trace, as inline SVG (in the spirit of Maelstrom's
 /// diagrams): one vertical lane per client plus one for the server, time flowing down, messages
-/// as arrows from send to delivery, lost messages ending in ✗ mid-way, offline and unreachable
-/// windows shaded, and the violation marked in red.
+/// as arrows from send to delivery labelled with what they carry (`transact w3 todo#7{done}`),
+/// lost messages ending in ✗ mid-way, offline and unreachable windows as bands, crashes,
+/// restarts and the heal marked, and the violation marked in red with its invariant and
+/// explanation written out beside it.
 ///
 /// Time is drawn by rows, not to scale: each distinct moment gets a row (lines at the same moment
 /// on different lanes share it), and the gap before a row grows only logarithmically with the
 /// idle time, capped, so long quiet periods never make giant diagrams. Long gaps are labelled.
-/// A pure function of its input: the same trace gives the same bytes.
+/// Labels never overlap: every text goes through a `LabelPlacer`. A pure function of its input:
+/// the same trace and notes give the same bytes.
 public enum SequenceDiagram {
     /// At most this many trace lines are drawn; longer traces show a window around the violation.
     public static let maxLines = 400
 
-    /// The SVG for `trace`. `id` makes marker ids unique within a page.
-    public static func svg(trace: [TraceLine], clients: Int, violationTimeMs: Int64?, violationClient: Int?, id: String) -> String {
+    /// The SVG for `trace`. `id` makes marker ids unique within a page; `notes` add the
+    /// invariant, its explanation, the culprit transaction and the necessary actions.
+    public static func svg(trace: [TraceLine], clients: Int, violationTimeMs: Int64?, violationClient: Int?, id: String,
+                           notes: Notes = Notes()) -> String {
         Layout(trace: trace, clients: max(clients, (trace.compactMap(\.client).max() ?? -1) + 1),
-               violationTime: violationTimeMs, violationClient: violationClient, id: id).render()
+               violationTime: violationTimeMs, violationClient: violationClient, id: id, notes: notes).render()
     }
 
     /// The range of trace lines drawn (all of them unless the trace is longer than `maxLines`):
@@ -31,8 +36,15 @@ public enum SequenceDiagram {
 
 private struct Layout {
     // Geometry (px).
-    let top = 54.0, gutter = 78.0, laneGap = 210.0, rightMargin = 190.0
-    let rowHeight = 20.0, maxGapExtra = 34.0, bottom = 30.0
+    let top = 54.0, gutter = 84.0, laneGap = 240.0, rightMargin = 200.0
+    let rowHeight = 22.0, maxGapExtra = 34.0, bottom = 30.0
+    /// The explanation on the violation's callout, wrapped to the diagram's width (at most
+    /// three lines; the last clipped, the whole in the tooltip).
+    var calloutLines: [String] = []
+    /// Room kept under the violation's row for its callout (invariant and explanation).
+    var calloutHeight: Double { 33 + 13 * Double(calloutLines.count) }
+    /// Characters of 11 px text that fit on a callout line.
+    var calloutChars: Int { Int((width - 32) / (TextMetrics.advance * 11)) }
     /// Gaps longer than this get a "… 12.3 s" break mark.
     let breakMs: Int64 = 2_000
 
@@ -43,13 +55,26 @@ private struct Layout {
     let violationTime: Int64?
     let violationClient: Int?
     let id: String
+    let notes: SequenceDiagram.Notes
 
     /// Lane order: the first half of the clients, the server, the rest (fewest crossings).
     let serverLane: Int
     var ys: [Double] = []
     var height = 0.0
+    /// The violation's row (nil without a violation time).
+    var violationY: Double?
+    /// What each line's message carries (sends only), by line index.
+    var carried: [Int: MessageSummary] = [:]
+    /// The culprit transaction's applied line and the writes it carried.
+    var culpritLine: Int?
+    var culpritWrites: [String] = []
+    /// Sends that carried the culprit: its writes, or the message delivered to the server just
+    /// before it was applied (a transaction with no user write, such as a diff's delete).
+    var culpritSends = Set<Int>()
+    /// Lines highlighted as necessary actions, with the action index.
+    var necessary: [Int: Int] = [:]
 
-    init(trace: [TraceLine], clients: Int, violationTime: Int64?, violationClient: Int?, id: String) {
+    init(trace: [TraceLine], clients: Int, violationTime: Int64?, violationClient: Int?, id: String, notes: SequenceDiagram.Notes) {
         all = trace
         window = SequenceDiagram.window(trace, violationTimeMs: violationTime)
         lines = Array(trace[window])
@@ -57,12 +82,27 @@ private struct Layout {
         self.violationTime = violationTime
         self.violationClient = violationClient
         self.id = id
+        self.notes = notes
         serverLane = (clients + 1) / 2
+        if let e = notes.explanation { calloutLines = wrap(oneLine(e), calloutChars, maxLines: 3) }
         layoutRows()
+        necessary = Layout.necessaryLines(notes.necessaryActions, all: trace, window: window)
+        for (i, l) in lines.enumerated() where l.kind == .send { carried[i] = MessageSummary(text: l.text, kind: l.label) }
+        if let tx = notes.culpritTx, let i = lines.firstIndex(where: { $0.kind == .applied && $0.label == "tx \(tx)" }) {
+            culpritLine = i
+            culpritWrites = MessageSummary(text: lines[i].text, kind: lines[i].label).writes
+            // Upward only: acknowledgements name the write too, but they do not carry the transaction.
+            for (j, m) in carried where lines[j].upward == true && m.writes.contains(where: { culpritWrites.contains($0) }) { culpritSends.insert(j) }
+            if let d = lines[..<i].lastIndex(where: { $0.kind == .deliver && $0.upward == true }), lines[d].time == lines[i].time,
+               let msg = lines[d].message, let s = lines[..<d].lastIndex(where: { $0.kind == .send && $0.message == msg }) {
+                culpritSends.insert(s)
+            }
+        }
     }
 
     var laneCount: Int { clients + 1 }
     var width: Double { gutter + Double(laneCount - 1) * laneGap + rightMargin }
+    var endY: Double { height - bottom }
 
     func laneX(client: Int?) -> Double {
         guard let c = client else { return gutter + Double(serverLane) * laneGap }
@@ -70,27 +110,50 @@ private struct Layout {
         return gutter + Double(slot) * laneGap
     }
 
+    /// The x of the lane to the right of `x` (nil for the last lane).
+    func nextLaneX(after x: Double) -> Double? {
+        let next = x + laneGap
+        return next < gutter + Double(laneCount) * laneGap - laneGap / 2 ? next : nil
+    }
+
     func laneName(_ c: Int?) -> String { c.map { ClientID($0).description } ?? "server" }
 
-    /// Rows: a new row when the time changes or the lane is already used in this row.
+    /// Rows: a new row when the time changes or the lane is already used in this row. The
+    /// violation gets the row of the last line at its time (or a row of its own between lines)
+    /// and room for its callout below.
     mutating func layoutRows() {
         var y = top + 16
         var lastTime: Int64?
         var used = Set<Int>()
+        var started = false
         for l in lines {
+            if let v = violationTime, violationY == nil, l.time > v {
+                placeViolation(y: &y, sharesRow: started && lastTime == v, started: started)
+                lastTime = nil  // the next row starts below the callout
+            }
             let lane = l.client ?? -1
-            if let t = lastTime, t == l.time, !used.contains(lane) {
+            if started, let t = lastTime, t == l.time, !used.contains(lane) {
                 used.insert(lane)
             } else {
-                if let t = lastTime {
-                    y += rowHeight + gapExtra(l.time - t)
+                if started {
+                    y += lastTime.map { rowHeight + gapExtra(l.time - $0) } ?? rowHeight
                 }
                 used = [lane]
                 lastTime = l.time
             }
+            started = true
             ys.append(y)
         }
-        height = (ys.last ?? top) + rowHeight + bottom + (violationAfterEnd ? rowHeight * 1.5 : 0)
+        if let v = violationTime, violationY == nil { placeViolation(y: &y, sharesRow: started && lastTime == v, started: started) }
+        height = y + rowHeight + bottom
+    }
+
+    /// The violation's row: the current one when the last line drawn is at its time, else a new
+    /// one; then room for the callout.
+    mutating func placeViolation(y: inout Double, sharesRow: Bool, started: Bool) {
+        if !sharesRow && started { y += rowHeight }
+        violationY = y
+        y += calloutHeight
     }
 
     func gapExtra(_ dt: Int64) -> Double {
@@ -98,49 +161,42 @@ private struct Layout {
         return min(maxGapExtra, 5 * log2(1 + Double(dt) / 20))
     }
 
-    /// The violation falls after every drawn line (end-of-run checks).
-    var violationAfterEnd: Bool {
-        guard let v = violationTime else { return false }
-        return !lines.contains { $0.time >= v }
-    }
-
-    var violationY: Double? {
-        guard let v = violationTime else { return nil }
-        if let i = lines.firstIndex(where: { $0.time >= v }) {
-            return lines[i].time == v ? ys[i] : ys[i] - rowHeight / 2
-        }
-        return (ys.last ?? top) + rowHeight * 1.2
-    }
-
     // MARK: Rendering
 
     func render() -> String {
         var s = ""
         let w = svgNum(width), h = svgNum(height)
-        s += "<svg class=\"seq\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\" font-family=\"ui-monospace, Menlo, Consolas, monospace\" font-size=\"11\">\n"
+        s += "<svg class=\"seq\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\" font-family=\"ui-monospace, Menlo, Consolas, 'DejaVu Sans Mono', monospace\" font-size=\"11\">\n"
         s += "<defs>"
         for (name, color) in [("up", SVGPalette.up), ("down", SVGPalette.down), ("lost", SVGPalette.lost)] {
             s += "<marker id=\"\(id)-\(name)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"\(color)\"/></marker>"
         }
-        s += "<pattern id=\"\(id)-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#fff4e0\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#f0b360\" stroke-width=\"2\"/></pattern>"
+        s += "<pattern id=\"\(id)-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#e69520\" stroke-width=\"2.5\"/></pattern>"
         s += "</defs>\n"
         s += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-        s += windows()
-        s += lanes()
-        s += timeAxis()
-        s += violationBand()
+        var labels = LabelPlacer()
+        s += windows(&labels)
+        s += lanes(&labels)
+        s += violationBand(&labels)
+        // The callout's text claims its room before any label; its shapes are drawn over the arrows.
+        let marker = violationMarker(&labels)
+        s += breaks(&labels)
         s += arrows()
         s += marks()
-        s += violationMarker()
+        s += marker
+        // Labels, most important first: what is placed first is never pushed out.
+        markLabels(&labels)
+        timeAxis(&labels)
+        arrowLabels(&labels)
+        s += labels.svg
         s += "</svg>"
         return s
     }
 
     /// Offline (grey) and unreachable (hatched amber) windows on client lanes, and their state
-    /// at the start of the window (from lines before it).
-    func windows() -> String {
+    /// at the start of the window (from lines before it). Each band is named at its top.
+    func windows(_ labels: inout LabelPlacer) -> String {
         var s = ""
-        let endY = height - bottom
         for c in 0..<clients {
             var offline = false, unreachable = false
             for l in all[..<window.lowerBound] where l.client == c && l.kind == .network {
@@ -155,81 +211,148 @@ private struct Layout {
             var offStart: Double? = offline ? top + 6 : nil
             var unStart: Double? = unreachable ? top + 6 : nil
             let x = laneX(client: c)
-            func band(_ from: Double, _ to: Double, _ fill: String, _ label: String) -> String {
+            func band(_ from: Double, _ to: Double, offline: Bool) -> String {
                 let hgt = max(4, to - from)
-                return "<g><title>\(htmlEscape(laneName(c))) \(label)</title><rect x=\"\(svgNum(x - 11))\" y=\"\(svgNum(from))\" width=\"22\" height=\"\(svgNum(hgt))\" rx=\"3\" fill=\"\(fill)\" stroke=\"\(fill == SVGPalette.offline ? "#9a9a9a" : "#e0a040")\" stroke-width=\"0.8\"/></g>\n"
+                // The hatch has no background: over an offline band both show.
+                let fill = offline ? SVGPalette.offline : "url(#\(id)-hatch)"
+                let stroke = offline ? "#8a8a8a" : "#d08a20"
+                let (dx, w) = offline ? (-13.0, 26.0) : (-10.0, 20.0)
+                return "<g><title>\(htmlEscape(laneName(c))) \(offline ? "offline" : "cannot reach the server")</title><rect x=\"\(svgNum(x + dx))\" y=\"\(svgNum(from))\" width=\"\(svgNum(w))\" height=\"\(svgNum(hgt))\" rx=\"3\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"1\"\(offline ? "" : " stroke-dasharray=\"3 2\"")/></g>\n"
             }
+            var pieces: [(Double, Double, Bool)] = []
             for (i, l) in lines.enumerated() where l.client == c && l.kind == .network {
                 switch l.label {
                 case "offline": if offStart == nil { offStart = ys[i] }
                 case "online", "launch":
-                    if let a = offStart { s += band(a, ys[i], SVGPalette.offline, "offline"); offStart = nil }
+                    if let a = offStart { pieces.append((a, ys[i], true)); offStart = nil }
                 case "unreachable": if unStart == nil { unStart = ys[i] }
                 case "reachable":
-                    if let a = unStart { s += band(a, ys[i], "url(#\(id)-hatch)", "unreachable"); unStart = nil }
+                    if let a = unStart { pieces.append((a, ys[i], false)); unStart = nil }
                 default: break
                 }
             }
-            if let a = offStart { s += band(a, endY, SVGPalette.offline, "offline") }
-            if let a = unStart { s += band(a, endY, "url(#\(id)-hatch)", "unreachable") }
+            if let a = offStart { pieces.append((a, endY, true)) }
+            if let a = unStart { pieces.append((a, endY, false)) }
+            // Offline under unreachable, so both show when they overlap.
+            for p in pieces where p.2 { s += band(p.0, p.1, offline: true) }
+            for p in pieces where !p.2 { s += band(p.0, p.1, offline: false) }
         }
         return s
     }
 
-    func lanes() -> String {
+    func lanes(_ labels: inout LabelPlacer) -> String {
         var s = ""
-        let endY = height - bottom
         for c in [nil] + (0..<clients).map({ Optional($0) }) {
             let x = laneX(client: c)
             let server = c == nil
             s += "<line x1=\"\(svgNum(x))\" y1=\"\(svgNum(top))\" x2=\"\(svgNum(x))\" y2=\"\(svgNum(endY))\" stroke=\"\(server ? "#444" : "#888")\" stroke-width=\"\(server ? 2 : 1.2)\"/>\n"
-            s += "<rect x=\"\(svgNum(x - 44))\" y=\"12\" width=\"88\" height=\"26\" rx=\"5\" fill=\"\(server ? "#37474f" : "#e8eef7")\" stroke=\"#37474f\"/>"
-            s += "<text x=\"\(svgNum(x))\" y=\"30\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\" fill=\"\(server ? "#fff" : "#1b2a3a")\">\(server ? "server" : "client " + laneName(c))</text>"
-            s += "<text x=\"\(svgNum(x))\" y=\"\(svgNum(endY + 16))\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\" fill=\"#888\">\(server ? "server" : laneName(c))</text>\n"
+            s += "<rect x=\"\(svgNum(x - 48))\" y=\"12\" width=\"96\" height=\"26\" rx=\"5\" fill=\"\(server ? "#37474f" : "#e8eef7")\" stroke=\"#37474f\"/>\n"
+            labels.force(SVGText(text: server ? "server" : "client " + laneName(c), x: x, y: 30, fontSize: 13, anchor: .middle,
+                                 fill: server ? "#fff" : "#1b2a3a", bold: true, halo: false))
+            labels.force(SVGText(text: server ? "server" : laneName(c), x: x, y: endY + 16, fontSize: 11, anchor: .middle,
+                                 fill: "#888", bold: true, halo: false))
         }
+        labels.force(SVGText(text: "ms", x: gutter - 34, y: top + 2, fontSize: 10, anchor: .end, fill: "#8a8a8a", halo: false))
         return s
     }
 
-    /// Times in the gutter (once per distinct time), and break marks over long gaps.
-    func timeAxis() -> String {
+    /// Times in the gutter, once per distinct time where there is room.
+    func timeAxis(_ labels: inout LabelPlacer) {
+        var lastTime: Int64?
+        for (i, l) in lines.enumerated() where l.time != lastTime {
+            lastTime = l.time
+            labels.place([SVGText(text: String(l.time), x: gutter - 34, y: ys[i] + 4, fontSize: 10, anchor: .end, fill: "#8a8a8a", halo: false)])
+        }
+    }
+
+    /// Break marks over long idle gaps.
+    func breaks(_ labels: inout LabelPlacer) -> String {
         var s = ""
         var lastTime: Int64?
-        var lastY = -100.0
         for (i, l) in lines.enumerated() where l.time != lastTime {
             if let t = lastTime, l.time - t > breakMs {
                 let y = ys[i] - rowHeight / 2 - gapExtra(l.time - t) / 2
-                s += "<line x1=\"4\" y1=\"\(svgNum(y))\" x2=\"\(svgNum(width - 4))\" y2=\"\(svgNum(y))\" stroke=\"#ccc\" stroke-dasharray=\"2 4\"/>"
-                s += "<text x=\"\(svgNum(width - 6))\" y=\"\(svgNum(y - 3))\" text-anchor=\"end\" font-size=\"9\" fill=\"#999\">⋯ \(duration(l.time - t)) idle</text>\n"
+                s += "<line x1=\"4\" y1=\"\(svgNum(y))\" x2=\"\(svgNum(width - 4))\" y2=\"\(svgNum(y))\" stroke=\"#ccc\" stroke-dasharray=\"2 4\"/>\n"
+                let text = "⋯ \(duration(l.time - t)) idle"
+                labels.place([SVGText(text: text, x: width - 6, y: y - 3, fontSize: 9, anchor: .end, fill: "#999"),
+                              SVGText(text: text, x: 6, y: y - 3, fontSize: 9, fill: "#999")])
             }
             lastTime = l.time
-            if ys[i] - lastY >= 11 {
-                s += "<text x=\"\(svgNum(gutter - 30))\" y=\"\(svgNum(ys[i] + 4))\" text-anchor=\"end\" font-size=\"10\" fill=\"#8a8a8a\">\(l.time)</text>\n"
-                lastY = ys[i]
-            }
         }
-        s += "<text x=\"\(svgNum(gutter - 30))\" y=\"\(svgNum(top + 2))\" text-anchor=\"end\" font-size=\"10\" fill=\"#8a8a8a\">ms</text>\n"
         return s
     }
 
-    func violationBand() -> String {
+    func violationBand(_ labels: inout LabelPlacer) -> String {
         guard let y = violationY else { return "" }
-        return "<rect x=\"0\" y=\"\(svgNum(y - 7))\" width=\"\(svgNum(width))\" height=\"14\" fill=\"\(SVGPalette.violation)\" fill-opacity=\"0.14\"/>"
+        return "<rect x=\"0\" y=\"\(svgNum(y - 8))\" width=\"\(svgNum(width))\" height=\"16\" fill=\"\(SVGPalette.violation)\" fill-opacity=\"0.12\"/>"
             + "<line x1=\"0\" y1=\"\(svgNum(y))\" x2=\"\(svgNum(width))\" y2=\"\(svgNum(y))\" stroke=\"\(SVGPalette.violation)\" stroke-width=\"1.2\" stroke-dasharray=\"6 3\"/>\n"
     }
 
-    func violationMarker() -> String {
+    /// The red marker on the violation's lane, and the callout under it: the invariant, the time
+    /// and the one-line explanation, clipped to the diagram's width (in full in the tooltip).
+    func violationMarker(_ labels: inout LabelPlacer) -> String {
         guard let y = violationY, let t = violationTime else { return "" }
         let x = laneX(client: violationClient)
         let who = violationClient.map { " on " + laneName($0) } ?? ""
-        return "<g><title>violation at \(t) ms\(htmlEscape(who))</title>"
-            + "<circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"8\" fill=\"\(SVGPalette.violation)\"/>"
-            + "<text x=\"\(svgNum(x))\" y=\"\(svgNum(y + 4))\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"bold\" fill=\"#fff\">!</text>"
-            + "<text x=\"\(svgNum(x + 12))\" y=\"\(svgNum(y + 4))\" font-size=\"11\" font-weight=\"bold\" fill=\"\(SVGPalette.violation)\" \(halo)>violation @\(t)ms</text></g>\n"
+        let inv = notes.invariant.map { "\($0) violated" } ?? "violation"
+        let tip = "\(inv) at \(t) ms\(who)" + (notes.explanation.map { "\n" + $0 } ?? "")
+        var s = "<g><title>\(htmlEscape(tip))</title>"
+        s += "<circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"9\" fill=\"\(SVGPalette.violation)\"/>"
+        labels.force(SVGText(text: "!", x: x, y: y + 4, fontSize: 12, anchor: .middle, fill: "#fff", bold: true, halo: false))
+        let bx = 8.0, by = y + 12, bw = width - 16, bh = calloutHeight - 16
+        s += "<rect x=\"\(svgNum(bx))\" y=\"\(svgNum(by))\" width=\"\(svgNum(bw))\" height=\"\(svgNum(bh))\" rx=\"4\" fill=\"#fdecea\" fill-opacity=\"0.95\" stroke=\"\(SVGPalette.violation)\" stroke-width=\"1\"/>"
+        s += "<line x1=\"\(svgNum(x))\" y1=\"\(svgNum(y + 9))\" x2=\"\(svgNum(x))\" y2=\"\(svgNum(by))\" stroke=\"\(SVGPalette.violation)\" stroke-width=\"1.5\"/></g>\n"
+        labels.reserve(LabelBox(x: bx, y: by, w: bw, h: bh))
+        let fit = calloutChars
+        let head = "✗ \(inv) at \(t) ms\(who)"
+        labels.force(SVGText(text: clip(head, fit), x: bx + 8, y: by + 12, fontSize: 11, fill: SVGPalette.violation, bold: true, halo: false, title: tip))
+        for (k, line) in calloutLines.enumerated() {
+            labels.force(SVGText(text: line, x: bx + 8, y: by + 25 + 13 * Double(k), fontSize: 11, fill: "#5a1010", halo: false, title: tip))
+        }
+        return s
     }
+
+    /// Whether a send carries a write of the culprit transaction.
+    func carriesCulprit(_ i: Int) -> Bool { culpritSends.contains(i) }
 
     /// Message arrows: send → each delivery; send → ✗ mid-way for losses.
     func arrows() -> String {
         var s = ""
+        for a in arrowGeometry() {
+            let title = htmlEscape(a.title)
+            s += "<g><title>\(title)</title>"
+            if a.culprit {
+                s += "<line x1=\"\(svgNum(a.x1))\" y1=\"\(svgNum(a.y1))\" x2=\"\(svgNum(a.x2))\" y2=\"\(svgNum(a.y2))\" stroke=\"\(SVGPalette.violation)\" stroke-opacity=\"0.3\" stroke-width=\"7\" stroke-linecap=\"round\"/>"
+            }
+            switch a.end {
+            case .delivered:
+                let color = a.up ? SVGPalette.up : SVGPalette.down
+                s += "<line x1=\"\(svgNum(a.x1))\" y1=\"\(svgNum(a.y1))\" x2=\"\(svgNum(a.x2))\" y2=\"\(svgNum(a.y2))\" stroke=\"\(color)\" stroke-width=\"\(a.culprit ? 2.2 : 1.4)\" marker-end=\"url(#\(id)-\(a.up ? "up" : "down"))\"/>"
+            case .lost:
+                s += "<line x1=\"\(svgNum(a.x1))\" y1=\"\(svgNum(a.y1))\" x2=\"\(svgNum(a.x2))\" y2=\"\(svgNum(a.y2))\" stroke=\"\(SVGPalette.lost)\" stroke-width=\"1.4\" stroke-dasharray=\"5 3\"/>"
+                s += cross(a.x2, a.y2, 5, SVGPalette.violation, 2.2)
+            case .inFlight:
+                s += "<line x1=\"\(svgNum(a.x1))\" y1=\"\(svgNum(a.y1))\" x2=\"\(svgNum(a.x2))\" y2=\"\(svgNum(a.y2))\" stroke=\"\(SVGPalette.lost)\" stroke-width=\"1.2\" stroke-dasharray=\"2 2\"/>"
+            }
+            s += "</g>\n"
+        }
+        return s
+    }
+
+    struct Arrow {
+        enum End { case delivered, lost, inFlight }
+        var send: Int
+        var x1: Double, y1: Double, x2: Double, y2: Double
+        var up: Bool
+        var end: End
+        var title: String
+        var culprit: Bool
+    }
+
+    /// Every arrow, in the order drawn: deliveries and losses in trace order, then sends still
+    /// in flight at the end of the window.
+    func arrowGeometry() -> [Arrow] {
+        var out: [Arrow] = []
         var sends: [UInt32: Int] = [:]
         for (i, l) in lines.enumerated() where l.kind == .send { if let m = l.message, sends[m] == nil { sends[m] = i } }
         var resolved = Set<UInt32>()
@@ -239,37 +362,74 @@ private struct Layout {
             let send = lines[si]
             let up = send.upward ?? (l.upward ?? true)
             let x1 = up ? laneX(client: send.client) : laneX(client: nil)
-            let x2full = up ? laneX(client: nil) : laneX(client: send.client ?? l.client)
+            let x2 = up ? laneX(client: nil) : laneX(client: send.client ?? l.client)
             let y1 = ys[si], y2 = ys[i]
-            let title = htmlEscape(send.text) + "\n" + htmlEscape(l.text)
+            let title = send.text + "\n" + l.text
             if l.kind == .deliver {
-                let color = up ? SVGPalette.up : SVGPalette.down
-                s += "<g><title>\(title)</title><line x1=\"\(svgNum(x1))\" y1=\"\(svgNum(y1))\" x2=\"\(svgNum(x2full))\" y2=\"\(svgNum(y2))\" stroke=\"\(color)\" stroke-width=\"1.4\" marker-end=\"url(#\(id)-\(up ? "up" : "down"))\"/>"
-                s += arrowLabel(send.label, x1, y1, x2full, y2, color) + "</g>\n"
+                out.append(Arrow(send: si, x1: x1, y1: y1, x2: x2, y2: y2, up: up, end: .delivered, title: title, culprit: carriesCulprit(si)))
             } else {
-                let xm = (x1 + x2full) / 2
-                let ym = max(y2, y1 + 6)
-                s += "<g><title>\(title)</title><line x1=\"\(svgNum(x1))\" y1=\"\(svgNum(y1))\" x2=\"\(svgNum(xm))\" y2=\"\(svgNum(ym))\" stroke=\"\(SVGPalette.lost)\" stroke-width=\"1.4\" stroke-dasharray=\"5 3\"/>"
-                s += "<text x=\"\(svgNum(xm))\" y=\"\(svgNum(ym + 5))\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\" fill=\"\(SVGPalette.violation)\">✗</text>"
-                s += arrowLabel(send.label, x1, y1, xm, ym, SVGPalette.lost) + "</g>\n"
+                out.append(Arrow(send: si, x1: x1, y1: y1, x2: (x1 + x2) / 2, y2: max(y2, y1 + 6), up: up, end: .lost, title: title, culprit: carriesCulprit(si)))
             }
         }
-        // Sent but neither delivered nor lost within the window: a short stub.
         for (m, si) in sends.sorted(by: { $0.value < $1.value }) where !resolved.contains(m) {
             let send = lines[si]
             let up = send.upward ?? true
             let x1 = up ? laneX(client: send.client) : laneX(client: nil)
             let x2 = up ? laneX(client: nil) : laneX(client: send.client)
-            let xe = x1 + (x2 - x1) * 0.25
-            s += "<g><title>\(htmlEscape(send.text)) (still in flight)</title><line x1=\"\(svgNum(x1))\" y1=\"\(svgNum(ys[si]))\" x2=\"\(svgNum(xe))\" y2=\"\(svgNum(ys[si] + 8))\" stroke=\"\(SVGPalette.lost)\" stroke-width=\"1.2\" stroke-dasharray=\"2 2\"/></g>\n"
+            out.append(Arrow(send: si, x1: x1, y1: ys[si], x2: x1 + (x2 - x1) * 0.25, y2: ys[si] + 8, up: up, end: .inFlight,
+                             title: send.text + " (still in flight)", culprit: carriesCulprit(si)))
         }
-        return s
+        return out
     }
 
-    func arrowLabel(_ label: String, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ color: String) -> String {
-        let f = 0.22
-        let x = x1 + (x2 - x1) * f, y = y1 + (y2 - y1) * f - 3
-        return "<text x=\"\(svgNum(x))\" y=\"\(svgNum(y))\" text-anchor=\"middle\" font-size=\"10\" fill=\"\(color)\" \(halo)>\(htmlEscape(short(label)))</text>"
+    /// Arrow labels: what the message carries, at the first free spot along the arrow, else a
+    /// shorter form, else none (the tooltip has it all).
+    func arrowLabels(_ labels: inout LabelPlacer) {
+        for a in arrowGeometry() {
+            let send = lines[a.send]
+            let m = carried[a.send] ?? MessageSummary(text: send.text, kind: send.label)
+            let color = a.end == .delivered ? (a.up ? SVGPalette.up : SVGPalette.down) : "#777"
+            var forms = [m.label(kind: send.label)]
+            let shorter = MessageSummary(writes: m.writes, entities: [], tx: m.tx).label(kind: send.label, limit: 20)
+            if !forms.contains(shorter) { forms.append(shorter) }
+            if !forms.contains(send.label) { forms.append(clip(send.label, 16)) }
+            let stops = a.end == .inFlight ? [0.5, 1.0] : [0.25, 0.5, 0.75, 0.12, 0.38, 0.62, 0.88]
+            var candidates: [SVGText] = []
+            for text in forms {
+                for f in stops {
+                    let x = a.x1 + (a.x2 - a.x1) * f, y = a.y1 + (a.y2 - a.y1) * f
+                    candidates.append(SVGText(text: text, x: x, y: y - 4, fontSize: 10, anchor: .middle, fill: color, bold: a.culprit, title: a.title))
+                    candidates.append(SVGText(text: text, x: x, y: y + 12, fontSize: 10, anchor: .middle, fill: color, bold: a.culprit, title: a.title))
+                }
+            }
+            labels.place(candidates)
+        }
+    }
+
+    /// The action index of the necessary-action mark on line `i`, if any.
+    func necessaryIndex(_ i: Int) -> Int? { necessary[i] }
+
+    /// Lines (window indices) that necessary-action marks point at, with the action index. A
+    /// line's ordinal counts the earlier lines with its time, lane and label over the whole
+    /// trace, as `actionMarks` counts steps.
+    static func necessaryLines(_ marks: [SequenceDiagram.ActionMark], all: [TraceLine], window: Range<Int>) -> [Int: Int] {
+        guard !marks.isEmpty else { return [:] }
+        var out: [Int: Int] = [:]
+        var seen: [String: Int] = [:]
+        for (i, l) in all.enumerated() where l.kind == .action || l.kind == .admin || l.kind == .network {
+            let key = "\(l.time)|\(l.client ?? -1)|\(l.label)"
+            let n = seen[key, default: 0]
+            seen[key] = n + 1
+            guard window.contains(i), let m = marks.first(where: { $0.matches(l, ordinal: n) }) else { continue }
+            out[i - window.lowerBound] = m.index
+        }
+        return out
+    }
+
+    /// Whether a user action line made a write of the culprit transaction (`… (w3)`).
+    func madeCulpritWrite(_ l: TraceLine) -> Bool {
+        guard l.kind == .action, !culpritWrites.isEmpty else { return false }
+        return culpritWrites.contains { l.text.hasSuffix("(\($0))") }
     }
 
     /// Dots and markers for everything that is not a message.
@@ -284,24 +444,85 @@ private struct Layout {
                     : l.kind == .deliver ? (l.upward == true ? laneX(client: nil) : laneX(client: l.client)) : nil
                 if let x { s += "<circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"2.2\" fill=\"#555\"/>\n" }
             case .heal:
-                s += "<g><title>\(htmlEscape(l.text))</title><line x1=\"\(svgNum(gutter - 20))\" y1=\"\(svgNum(y))\" x2=\"\(svgNum(width - 20))\" y2=\"\(svgNum(y))\" stroke=\"#2e7d32\" stroke-width=\"1.2\" stroke-dasharray=\"8 4\"/>"
-                s += "<text x=\"\(svgNum(width - 20))\" y=\"\(svgNum(y - 4))\" text-anchor=\"end\" font-size=\"10\" fill=\"#2e7d32\" \(halo)>heal</text></g>\n"
+                s += "<g><title>\(htmlEscape(l.text))</title><line x1=\"\(svgNum(gutter - 24))\" y1=\"\(svgNum(y))\" x2=\"\(svgNum(width - 10))\" y2=\"\(svgNum(y))\" stroke=\"#2e7d32\" stroke-width=\"1.6\" stroke-dasharray=\"10 4\"/></g>\n"
             case .network where l.label == "restart":
                 let x = laneX(client: l.client)
-                s += "<g><title>\(htmlEscape(l.text))</title><rect x=\"\(svgNum(x - 16))\" y=\"\(svgNum(y - 3))\" width=\"32\" height=\"6\" fill=\"#6a1b9a\"/>"
-                s += label("⟲ restart", x + 10, y, "#6a1b9a", bold: true) + "</g>\n"
-            case .violation:
+                s += "<g><title>\(htmlEscape(l.text))</title><rect x=\"\(svgNum(x - 16))\" y=\"\(svgNum(y - 3.5))\" width=\"32\" height=\"7\" rx=\"2\" fill=\"#6a1b9a\"/></g>\n"
+            case .network where l.label == "crash" || l.label == "commit unknown":
                 let x = laneX(client: l.client)
-                s += "<g><title>\(htmlEscape(l.text))</title><circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"6\" fill=\"\(SVGPalette.violation)\"/>"
-                s += label(l.label, x, y, SVGPalette.violation, bold: true) + "</g>\n"
+                s += "<g><title>\(htmlEscape(l.text))</title>" + cross(x, y, 7, "#7f0000", 3) + "</g>\n"
+            case .network where l.label == "fault armed":
+                let x = laneX(client: l.client)
+                s += "<g><title>\(htmlEscape(l.text))</title><path d=\"M\(svgNum(x)),\(svgNum(y - 6)) L\(svgNum(x + 6)),\(svgNum(y + 5)) L\(svgNum(x - 6)),\(svgNum(y + 5)) z\" fill=\"#ffe082\" stroke=\"#7f0000\" stroke-width=\"1.2\"/></g>\n"
             default:
                 let x = laneX(client: l.client)
                 let (fill, stroke, r) = style(l)
-                s += "<g><title>\(htmlEscape(l.text))</title><circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"\(svgNum(r))\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"1.2\"/>"
-                s += label(short(mark(l)), x, y, textColor(l), bold: l.kind == .action) + "</g>\n"
+                s += "<g><title>\(htmlEscape(l.text))</title><circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"\(svgNum(r))\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"1.2\"/></g>\n"
+            }
+            let x = laneX(client: l.kind == .applied || l.kind == .refused ? nil : l.client)
+            if i == culpritLine || madeCulpritWrite(l) {
+                s += "<circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"9\" fill=\"none\" stroke=\"\(SVGPalette.violation)\" stroke-width=\"2.2\"/>\n"
+            }
+            if necessaryIndex(i) != nil {
+                s += "<circle cx=\"\(svgNum(x))\" cy=\"\(svgNum(y))\" r=\"12\" fill=\"none\" stroke=\"\(SVGPalette.necessary)\" stroke-width=\"2.5\"/>\n"
             }
         }
         return s
+    }
+
+    /// The labels of marks: the violation's neighbours first (culprit, necessary actions), then
+    /// the rest in trace order.
+    func markLabels(_ labels: inout LabelPlacer) {
+        var order = Array(lines.indices)
+        let first = order.filter { $0 == culpritLine || necessaryIndex($0) != nil }
+        order = first + order.filter { !first.contains($0) }
+        for i in order {
+            let l = lines[i], y = ys[i]
+            let x = laneX(client: l.kind == .applied || l.kind == .refused ? nil : l.client)
+            if let k = necessaryIndex(i) {
+                labels.place([SVGText(text: "#\(k)", x: x - 15, y: y + 4, fontSize: 10, anchor: .end, fill: "#8d6e00", bold: true,
+                                      title: "action #\(k) of the scenario: necessary to the failure"),
+                              SVGText(text: "#\(k)", x: x, y: y - 14, fontSize: 10, anchor: .middle, fill: "#8d6e00", bold: true)])
+            }
+            switch l.kind {
+            case .send, .deliver, .lose: continue
+            case .heal:
+                labels.place([SVGText(text: "heal: all online, faults off", x: width - 12, y: y - 5, fontSize: 10, anchor: .end, fill: "#2e7d32", bold: true, title: l.text),
+                              SVGText(text: "heal", x: width - 12, y: y - 5, fontSize: 10, anchor: .end, fill: "#2e7d32", bold: true, title: l.text),
+                              SVGText(text: "heal", x: width - 12, y: y + 13, fontSize: 10, anchor: .end, fill: "#2e7d32", bold: true, title: l.text)])
+                continue
+            default: break
+            }
+            var text = mark(l)
+            var color = textColor(l)
+            var bold = l.kind == .action
+            switch l.label {
+            case "restart" where l.kind == .network: text = "⟲ restart"; color = "#6a1b9a"; bold = true
+            case "crash" where l.kind == .network: text = "✕ crash"; color = "#7f0000"; bold = true
+            case "commit unknown" where l.kind == .network: text = "✕ server crash: commit unknown"; color = "#7f0000"; bold = true
+            case "fault armed" where l.kind == .network: text = "fault armed"; color = "#7f0000"
+            default: break
+            }
+            if i == culpritLine { text = "culprit " + text; color = SVGPalette.violation; bold = true }
+            labels.place(dotLabelCandidates(text, x: x, y: y, color: color, bold: bold, title: l.text))
+        }
+    }
+
+    /// Right of the dot up to the next lane, then a shorter form, then left of the dot.
+    func dotLabelCandidates(_ text: String, x: Double, y: Double, color: String, bold: Bool, title: String) -> [SVGText] {
+        let right = (nextLaneX(after: x) ?? width) - x - 22
+        let left = x - (x - laneGap < gutter ? gutter - 20 : x - laneGap) - 22
+        func fit(_ w: Double) -> Int { max(0, Int(w / (TextMetrics.advance * 11))) }
+        var out: [SVGText] = []
+        for n in [fit(right), min(fit(right), 16)] where n >= 4 {
+            let t = SVGText(text: clip(text, n), x: x + 10, y: y + 4, fontSize: 11, fill: color, bold: bold, title: title)
+            if !out.contains(where: { $0.text == t.text && $0.x == t.x }) { out.append(t) }
+        }
+        for n in [fit(left), min(fit(left), 16)] where n >= 4 {
+            let t = SVGText(text: clip(text, n), x: x - 10, y: y + 4, fontSize: 11, anchor: .end, fill: color, bold: bold, title: title)
+            if !out.contains(where: { $0.text == t.text && $0.x == t.x }) { out.append(t) }
+        }
+        return out
     }
 
     /// The text beside a dot. User actions ("user") and what the user was told ("told") carry
@@ -339,14 +560,34 @@ private struct Layout {
         }
     }
 
-    func label(_ text: String, _ x: Double, _ y: Double, _ color: String, bold: Bool = false) -> String {
-        "<text x=\"\(svgNum(x + 9))\" y=\"\(svgNum(y + 4))\" fill=\"\(color)\"\(bold ? " font-weight=\"bold\"" : "") \(halo)>\(htmlEscape(text))</text>"
+    /// An ✕ of half-size `r` centred on (`x`, `y`).
+    func cross(_ x: Double, _ y: Double, _ r: Double, _ color: String, _ w: Double) -> String {
+        "<path d=\"M\(svgNum(x - r)),\(svgNum(y - r)) L\(svgNum(x + r)),\(svgNum(y + r)) M\(svgNum(x - r)),\(svgNum(y + r)) L\(svgNum(x + r)),\(svgNum(y - r))\" stroke=\"\(color)\" stroke-width=\"\(svgNum(w))\" stroke-linecap=\"round\"/>"
     }
 
-    var halo: String { "paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\" stroke-linejoin=\"round\"" }
+    /// `s` in lines of at most `width` characters, broken at spaces (a longer word is cut), at
+    /// most `maxLines`; the last ends in `…` when text is left over.
+    func wrap(_ s: String, _ width: Int, maxLines: Int) -> [String] {
+        guard width > 1, !s.isEmpty else { return s.isEmpty ? [] : [clip(s, max(1, width))] }
+        var lines: [String] = []
+        var current = ""
+        for word in s.split(separator: " ", omittingEmptySubsequences: true) {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if candidate.count <= width { current = candidate; continue }
+            if !current.isEmpty { lines.append(current) }
+            current = String(word)
+            while current.count > width { lines.append(String(current.prefix(width))); current = String(current.dropFirst(width)) }
+        }
+        if !current.isEmpty { lines.append(current) }
+        guard lines.count > maxLines else { return lines }
+        var kept = Array(lines.prefix(maxLines))
+        kept[maxLines - 1] = clip(kept[maxLines - 1] + " " + lines[maxLines], width)
+        if !kept[maxLines - 1].hasSuffix("…") { kept[maxLines - 1] = clip(kept[maxLines - 1], width - 1) + "…" }
+        return kept
+    }
 
-    func short(_ s: String, _ n: Int = 28) -> String {
-        s.count <= n ? s : String(s.prefix(n - 1)) + "…"
+    func oneLine(_ s: String) -> String {
+        String(s.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
     }
 
     func duration(_ ms: Int64) -> String {
@@ -360,6 +601,7 @@ private enum SVGPalette {
     static let lost = "#9e9e9e"
     static let offline = "#dcdcdc"
     static let violation = "#d32f2f"
+    static let necessary = "#f9a825"
 }
 
 /// Numbers for SVG attributes: at most one decimal, no locale, no exponent.

@@ -73,7 +73,9 @@ import Testing
         #expect(!r.failures.isEmpty, "the fixture should produce at least one failure")
         let html = HTMLReport.render(r)
         #expect(html.contains("<svg"))
-        #expect(Self.count("<svg", in: html) == r.failures.count)
+        #expect(Self.count("<svg class=\"seq\"", in: html) == r.failures.count)
+        // The other SVGs are the coverage-over-time charts, one per strategy.
+        #expect(Self.count("<svg", in: html) == r.failures.count + r.strategies.count)
         for i in 1...r.failures.count { #expect(html.contains("id=\"failure-\(i)\"")) }
     }
 

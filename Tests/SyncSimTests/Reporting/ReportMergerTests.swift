@@ -24,10 +24,16 @@ import Testing
     @Test func shardsOfUserStrategiesMergeIntoTheWholeReport() throws {
         let whole = try Self.run(nil, dir: FuzzDriverTests.tmp("merge-whole"))
         let a = FuzzDriverTests.tmp("merge-1"), b = FuzzDriverTests.tmp("merge-2"), out = FuzzDriverTests.tmp("merge-out")
-        _ = try Self.run(try Shard(1, of: 2), dir: a)
+        let first = try Self.run(try Shard(1, of: 2), dir: a)
         _ = try Self.run(try Shard(2, of: 2), dir: b)
         let merged = try ReportMerger.merge([a, b], into: out, commandPrefix: "swift run notes-sim")
         #expect(try Self.comparable(merged) == Self.comparable(whole))
+        // Coverage over time: a shard's curve is over its own seeds and says so; the merge
+        // recomputes the whole run's curve from the merged records.
+        #expect(merged.strategies.map(\.coverageTimeline) == whole.strategies.map(\.coverageTimeline))
+        #expect(merged.strategies.allSatisfy { $0.coverageTimeline?.runs == 6 })
+        #expect(first.strategies.allSatisfy { ($0.coverageTimeline?.runs ?? 0) < 6 })
+        #expect(first.timelineScope?.contains("shard 1/2") == true && merged.timelineScope == nil)
         #expect(!merged.allContractsMet)
         for f in merged.failures where f.scenario != nil {
             #expect(f.replay.hasPrefix("swift run notes-sim replay \(out)/scenarios/"))
