@@ -107,7 +107,10 @@ struct FuzzCommand: Command {
         var database: FailureDatabase?
         if !noFailures {
             do {
-                database = try FailureDatabase.load(folder: failuresArg ?? "Scenarios/found", strategies: ctx.strategies.names,
+                // A folder named on the command line is checked strictly (a typo in a strategy
+                // name is an error); the default one may hold files for strategies this tool
+                // does not have (another tool's, in a shared repository): those are not replayed.
+                database = try FailureDatabase.load(folder: failuresArg ?? "Scenarios/found", strategies: failuresArg == nil ? nil : ctx.strategies.names,
                                                     mustExist: failuresArg != nil && !saveFailures)
             } catch let e as ScenarioError {
                 throw UsageError("--failures: \(e)")

@@ -65,6 +65,12 @@ struct FixedNotesSync: SyncStrategy {
         try AtomicFile.write("{\"format\": 1, \"title\": \"t\", \"strategy\": \"notesSync\", \"expect\": {\"notesSnyc\": \"holds\"}, \"actions\": []}", to: "\(bad)/a.json")
         let typo = NotesTool.run(["fuzz", "--failures", bad, "--seeds", "0..<1", "--quiet"])
         #expect(typo.status == 2 && typo.stderr.contains("a.json:1:") && typo.stderr.contains("notesSnyc"), "\(typo.stderr)")
+        // A FIFO named like a scenario would block a read forever: refused before it is opened.
+        let fifo = Self.tmp("fifo")
+        try FileManager.default.createDirectory(atPath: fifo, withIntermediateDirectories: true)
+        #expect(mkfifo("\(fifo)/x.json", 0o644) == 0)
+        let blocked = NotesTool.run(["fuzz", "--failures", fifo, "--seeds", "0..<1", "--quiet"])
+        #expect(blocked.status == 2 && blocked.stderr.contains("not a regular file"), "\(blocked.stderr)")
     }
 
     /// The seeds line of a `--seeds random` run, e.g. `seeds 123..<125 (random start); …`.

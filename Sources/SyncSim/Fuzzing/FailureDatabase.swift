@@ -24,6 +24,8 @@ public struct FailureDatabase: Sendable {
     /// At most this many files: a folder is input, and a huge one must be an error, not hours
     /// of replays or memory exhausted.
     public static let maxFiles = 10_000
+    /// At most this many bytes in all (each file is also held to `ScenarioLimits.maxFileBytes`).
+    public static let maxTotalBytes = 64 << 20
 
     public init(folder: String, entries: [Entry]) {
         self.folder = folder
@@ -32,7 +34,8 @@ public struct FailureDatabase: Sendable {
 
     /// Loads every `*.json` under `folder`, recursively. A missing folder is an empty database
     /// when `mustExist` is false (the default folder before the first failure is saved).
-    /// - Parameter strategies: names the tool can run; every `expect` key must be one of them.
+    /// - Parameter strategies: names the tool can run; every `expect` key must be one of them
+    ///   (nil: any name; entries for strategies not fuzzed are simply not replayed).
     /// - Throws: `ScenarioError` for a bad file or folder.
     public static func load(folder: String, strategies: [String]?, mustExist: Bool) throws -> FailureDatabase {
         var isDir: ObjCBool = false
@@ -54,8 +57,26 @@ public struct FailureDatabase: Sendable {
             }
         }
         files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let entries = try files.map { rel -> Entry in
+        // Regular files only, checked before any is opened: a FIFO named x.json would block a
+        // read forever, and the total size bounds the memory the decoded scenarios take.
+        var total = 0
+        for rel in files {
             let path = (folder as NSString).appendingPathComponent(rel)
+            var st = stat()
+            guard stat(path, &st) == 0 else { continue }   // a dangling link: not a file
+            if (st.st_mode & S_IFMT) == S_IFDIR { continue } // a folder named *.json: walked into
+            guard (st.st_mode & S_IFMT) == S_IFREG else {
+                throw ScenarioError(file: path, path: "", message: "not a regular file (a device, FIFO or socket); remove it from the failures folder")
+            }
+            total += Int(st.st_size)
+            if total > maxTotalBytes {
+                throw ScenarioError(file: folder, path: "", message: "holds more than \(maxTotalBytes >> 20) MB of scenario files; prune fixed failures or split the folder")
+            }
+        }
+        let entries = try files.compactMap { rel -> Entry? in
+            let path = (folder as NSString).appendingPathComponent(rel)
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else { return nil }
             return Entry(file: path, scenario: try Scenario.load(path: path, strategies: strategies))
         }
         return FailureDatabase(folder: folder, entries: entries)
