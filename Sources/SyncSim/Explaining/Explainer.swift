@@ -71,6 +71,9 @@ public struct Explainer: Sendable {
         }
         // 2. Windows.
         let horizon = schedule.lastActionTime + budget.horizonMs
+        // Needed is necessary until the window says timing: if the budget ends the search, the
+        // verdict stays the one removal proved.
+        for i in needed { actions[i].verdict = .necessary }
         for i in needed {
             guard let w = TimeWindowSearch.window(schedule, i, horizon: horizon, &cf) else { break }
             actions[i].window = w
@@ -157,7 +160,8 @@ public struct Explainer: Sendable {
             out.append(("clockSkewMs", "\(o.clockSkewMs)", { $0.clockSkewMs = [] }))
         }
         if o.latencyMaxMs > o.latencyMinMs {
-            out.append(("latency jitter", "\(o.latencyMinMs)…\(o.latencyMaxMs) ms", { $0.latencyMaxMs = $0.latencyMinMs }))
+            // Jitter: turned off by fixing the latency at its minimum.
+            out.append(("latencyMaxMs", "\(o.latencyMaxMs) (latencyMinMs \(o.latencyMinMs))", { $0.latencyMaxMs = $0.latencyMinMs }))
         }
         if !o.persistence { out.append(("persistence", "false", { $0.persistence = true })) }
         return out

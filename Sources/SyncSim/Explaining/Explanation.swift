@@ -48,10 +48,12 @@ public struct Explanation: Codable, Hashable, Sendable {
         public var action: String
         /// True for faults and lifecycle actions (offline, online, unreachable, restart, crash).
         public var fault: Bool
-        /// Nil when the budget ran out before this action was judged.
+        /// Nil when the budget ran out before this action was judged. When it ran out during the
+        /// window search, `necessary` (removal proved it) without a window: not refined to timing.
         public var verdict: Verdict?
         /// Parameters (scenario-file keys: `client`, `set.bio`, `text`, …) for which every other
-        /// value tried fails the same way.
+        /// value tried fails the same way; for a `free` action (it can go altogether), all of
+        /// its parameters, without trying values.
         public var freeParameters: [String]
         /// Parameters for which some other value makes the failure disappear (or fail otherwise).
         public var fixedParameters: [String]

@@ -59,16 +59,21 @@ enum TimeWindowSearch {
     }
 
     /// Whether the window is cut short by time alone: at the first time just outside it, the
-    /// moved action has the same place among the others as at the window's edge (no other action
-    /// happens at that time), so only the clock changed and the failure went. Such an action
-    /// races with something in flight. An edge where it passes another action is an ordering
-    /// constraint instead, which `necessary` covers.
+    /// moved action has the same place among the others as at the window's edge, so only the
+    /// clock changed and the failure went. Such an action races with something in flight. An
+    /// edge where it passes another action is an ordering constraint instead, which `necessary`
+    /// covers.
     static func isTimingBound(_ w: Explanation.Window, _ s: Schedule, _ i: Int) -> Bool {
-        func someOtherAction(at t: Int64) -> Bool {
-            s.actions.indices.contains { $0 != i && s.actions[$0].at == t }
-        }
-        if w.from > 0, !someOtherAction(at: w.from - 1) { return true }
-        if let to = w.to, !someOtherAction(at: to + 1) { return true }
+        if w.from > 0, place(s, i, at: w.from) == place(s, i, at: w.from - 1) { return true }
+        if let to = w.to, place(s, i, at: to) == place(s, i, at: to + 1) { return true }
         return false
+    }
+
+    /// How many other actions come before action `i` when it is moved to `t` (as `moving` places
+    /// it); the others keep their order, so this count is its place among them.
+    static func place(_ s: Schedule, _ i: Int, at t: Int64) -> Int {
+        let old = s.actions[i].at
+        if t == old { return i }
+        return s.actions.indices.filter { j in j != i && (t > old ? s.actions[j].at <= t : s.actions[j].at < t) }.count
     }
 }

@@ -117,6 +117,12 @@ import Testing
         #expect(e.runs <= 4)   // three counterfactuals and the original replay
         #expect(e.actions.contains { $0.verdict == nil })
         #expect(e.pointOfNoReturn == nil)
+        // Cut during the window search: removal proved the first three needed, nothing refined
+        // them to timing, and none has a window.
+        let cut = try Self.explain(Self.ghostWithTyping, AnyStrategy(SharedDiffStrategy()), budget: ExplainBudget(maxRuns: 6))
+        #expect(!cut.complete)
+        #expect(cut.actions.map(\.verdict) == [.necessary, .necessary, .necessary, .free])
+        #expect(cut.actions.allSatisfy { $0.window == nil })
         // A stop asked before anything ran explains nothing, rather than guessing.
         #expect(throws: ExplainError.stoppedBeforeFirstRun) {
             try Self.explain(Self.lostAck, AnyStrategy(InstantStrategy()), budget: ExplainBudget(shouldStop: { true }))
@@ -138,5 +144,29 @@ import Testing
         let earlier = TimeWindowSearch.moving(s, 3, to: 1075)
         #expect(earlier.actions.map(\.at) == [0, 1000, 1075, 1075])
         #expect(earlier.actions[2].action == .goOnline(ClientID(0)))
+    }
+}
+
+/// The line between timing and ordering: an edge of a window is a timing bound only when
+/// stepping over it leaves the action's place among the others unchanged.
+@Suite struct TimeWindowSearchTests {
+    static let schedule = Schedule(options: SimulationOptions(), actions: [
+        TimedAction(at: 45, .goOffline(ClientID(1))),
+        TimedAction(at: 45, .goOffline(ClientID(0))),
+        TimedAction(at: 600, .goOnline(ClientID(0))),
+    ])
+
+    @Test func crossingAnotherActionIsOrderNotTiming() {
+        let s = Self.schedule
+        // Action 1 at 45, after action 0 (also at 45): moved to 44 it comes before action 0.
+        #expect(TimeWindowSearch.place(s, 1, at: 45) == 1 && TimeWindowSearch.place(s, 1, at: 44) == 0)
+        // A window starting at 45 and open-ended is bounded by order only.
+        #expect(!TimeWindowSearch.isTimingBound(Explanation.Window(from: 45, to: nil, probedUpTo: 10_000), s, 1))
+        // Ending at 599 for action 1: at 600 it would pass action 2 (placed after it): order.
+        #expect(!TimeWindowSearch.isTimingBound(Explanation.Window(from: 45, to: 599, probedUpTo: 10_000), s, 1))
+        // Ending at 300: 301 has the same place, so the clock alone lost the failure: timing.
+        #expect(TimeWindowSearch.isTimingBound(Explanation.Window(from: 45, to: 300, probedUpTo: 10_000), s, 1))
+        // Action 2 starting at 100: at 99 it still comes after both offlines: timing.
+        #expect(TimeWindowSearch.isTimingBound(Explanation.Window(from: 100, to: nil, probedUpTo: 10_000), s, 2))
     }
 }
