@@ -30,7 +30,7 @@ enum ExplanationSection {
         var o = "<details class=\"explanation\" open><summary>Explanation: the failure needs \(needed.isEmpty ? "no single action" : "actions " + htmlEscape(needed))"
         o += " (\(e.runs) counterfactual replays\(e.complete ? "" : "; budget spent, ? = not judged"))</summary>\n"
         o += "<p class=\"note\"><b>necessary</b>: without it the failure disappears · <b>timing</b>: it must happen within the window · <b>free</b>: it can go, the failure stays the same way</p>\n"
-        o += "<table class=\"explain\"><thead><tr><th>#</th><th>t</th><th>verdict</th><th>action</th><th>details</th></tr></thead><tbody>\n"
+        o += "<table class=\"explain\" style=\"text-align:left\"><thead><tr style=\"text-align:left\"><th>#</th><th>t</th><th>verdict</th><th>action</th><th>details</th></tr></thead><tbody>\n"
         for a in e.actions {
             let v = a.verdict?.rawValue ?? "?"
             let style = a.verdict == .free || a.verdict == nil ? "" : " style=\"font-weight:bold\""
