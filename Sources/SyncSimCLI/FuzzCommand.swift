@@ -141,7 +141,7 @@ struct FuzzCommand: Command {
             throw UsageError("--report-dir '\(OptionValues.shown(dir))' cannot hold the report: \(e.message); choose another folder")
         }
         ctx.noteIfDebugBuild()
-        if let seedNote { ctx.print("seeds \(seeds) (\(seedNote)); rerun exactly with --seeds \(seeds)") }
+        if let seedNote { ctx.print("seeds \(seeds) (\(seedNote)); rerun exactly with --seeds \(seeds) and the same other options") }
         let printer = ProgressPrinter(output: ctx.output, quiet: quiet)
         let result = try Interruption.whileHandling { interrupted in
             var c = configuration
