@@ -11,8 +11,17 @@ enum ExplainOutput {
         return nil
     }
 
-    static func explain(_ sc: Scenario, _ strategy: AnyStrategy, maxRuns: Int?) -> Result<Explanation, ExplainError> {
-        Interruption.whileHandling { interrupted in
+    /// One `replay --explain` invocation: Ctrl-C during one file's explanation stops the rest
+    /// too (the handler, installed again per file, would otherwise forget it) and sets the exit
+    /// status. Used from one thread.
+    final class Session: @unchecked Sendable {
+        var interrupted = false
+    }
+
+    static func explain(_ sc: Scenario, _ strategy: AnyStrategy, maxRuns: Int?, _ session: Session) -> Result<Explanation, ExplainError> {
+        if session.interrupted { return .failure(.stoppedBeforeFirstRun) }
+        defer { if Interruption.signalNumber != 0 { session.interrupted = true } }
+        return Interruption.whileHandling { interrupted in
             let stop = RunStop(interrupted)
             let explainer = Explainer(strategy: strategy, seed: sc.seed,
                                       budget: ExplainBudget(maxRuns: maxRuns ?? 2_000, shouldStop: interrupted))
@@ -28,9 +37,9 @@ enum ExplainOutput {
         }
     }
 
-    static func text(_ file: String, _ sc: Scenario, _ strategy: AnyStrategy, maxRuns: Int?, _ ctx: CLIContext) {
+    static func text(_ file: String, _ sc: Scenario, _ strategy: AnyStrategy, maxRuns: Int?, _ session: Session, _ ctx: CLIContext) {
         let t0 = WallClock.seconds()
-        switch explain(sc, strategy, maxRuns: maxRuns) {
+        switch explain(sc, strategy, maxRuns: maxRuns, session) {
         case .success(let e):
             for l in e.lines { ctx.print(l) }
             ctx.print("  (" + String(format: "%.2f s", WallClock.seconds() - t0) + ")")
@@ -48,8 +57,9 @@ enum ExplainOutput {
             var error: String?
         }
         var entries: [Entry] = []
+        let session = Session()
         for (file, sc, strategy) in runs {
-            switch explain(sc, strategy, maxRuns: maxRuns) {
+            switch explain(sc, strategy, maxRuns: maxRuns, session) {
             case .success(let e): entries.append(Entry(file: file, explanation: e, error: nil))
             case .failure(let e): entries.append(Entry(file: file, explanation: nil, error: "\(e)"))
             }
@@ -57,7 +67,7 @@ enum ExplainOutput {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         ctx.print(String(decoding: try enc.encode(entries), as: UTF8.self))
-        if Interruption.signalNumber != 0 { return Interruption.exitStatus }
+        if session.interrupted { return Interruption.exitStatus }
         return entries.allSatisfy { $0.explanation != nil } ? ExitCode.ok : ExitCode.violation
     }
 }

@@ -24,8 +24,9 @@ struct ReplayCommand: Command {
                             its first violation
           --json            with --explain: print only a JSON array, one {"file", "explanation"}
                             (or {"file", "error"}) per file
-          --explain-runs N  the replay budget per file (default 2000); Ctrl-C stops it too, and
-                            the explanation then says which parts it did not judge
+          --explain-runs N  the replay budget per file (default 2000; a shrunk story of ten actions
+                            needs a few hundred, each as long as the file's run); Ctrl-C stops it
+                            too, and the explanation then says which parts it did not judge
 
         EXIT CODES: 0 every file's expectation met, 1 otherwise, 2 a file cannot be read (the
         message names the file, the JSON path and what was expected).
@@ -81,13 +82,14 @@ struct ReplayCommand: Command {
             return try ExplainOutput.json(runs.map { ($0.file, $0.scenario, $0.strategy) }, maxRuns: explainRuns, ctx)
         }
         var allMet = true
+        let explainSession = ExplainOutput.Session()
         for (file, sc, strategy) in runs {
             let name = strategy.name
             let r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full)
             let expectation = sc.expect[name]
             let met = expectation.map { $0.isMet(by: r.violations) }
             if met == false { allMet = false }
-            defer { if explain { ExplainOutput.text(file, sc, strategy, maxRuns: explainRuns, ctx) } }
+            defer { if explain { ExplainOutput.text(file, sc, strategy, maxRuns: explainRuns, explainSession, ctx) } }
             if quiet {
                 let verdict = met.map { $0 ? "ok  " : "FAIL" } ?? "n/a "
                 ctx.print("\(verdict) \(file) [\(name)] expected \(expectation?.description ?? "nothing"), got \(r.violatedInvariants.map(\.rawValue).joined(separator: ", ").ifEmpty("no violation"))")
@@ -111,6 +113,7 @@ struct ReplayCommand: Command {
             }
             ctx.print("")
         }
+        if explainSession.interrupted { return Interruption.exitStatus }
         return allMet ? ExitCode.ok : ExitCode.violation
     }
 }

@@ -6,8 +6,8 @@
 /// happens; but a candidate the budget or a stop refused is *unknown*, and the explainer must
 /// stop rather than count it as either.
 struct Counterfactuals {
-    /// Runs a schedule; nil when it does not compile or the run was stopped (`interrupted`),
-    /// told apart by `stopped`.
+    /// Runs a schedule: its violations (nil when it does not compile) and whether the run was
+    /// stopped half-way (`RunResult.interrupted`), which makes the answer unknown.
     let run: (Schedule) -> (violations: [Violation]?, interrupted: Bool)
     let signature: FailureSignature
     let budget: ExplainBudget

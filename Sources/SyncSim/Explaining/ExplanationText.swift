@@ -7,7 +7,7 @@ extension Explanation {
     public var lines: [String] {
         var out: [String] = []
         let on = entity.map { " on entity \($0)" } ?? ""
-        out.append("explain: \(strategy) violates \(invariant)\(on); \(runs) replays" + (complete ? "" : " (budget spent: parts without a verdict were not judged)"))
+        out.append("explain: \(strategy) violates \(invariant)\(on); \(runs) replays" + (complete ? "" : " (stopped early, by the replay budget or a stop: parts marked ? were not judged)"))
         out.append("  necessary = without it (or changed) the failure disappears; timing = it must happen within the window;")
         out.append("  free = it can go, the failure stays the same way (same invariant\(entity == nil ? "" : ", same entity"))")
         for a in actions {

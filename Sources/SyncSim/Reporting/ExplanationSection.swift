@@ -7,7 +7,7 @@ enum ExplanationSection {
     /// A Markdown block (empty when there is no explanation).
     static func markdown(_ e: Explanation?) -> String {
         guard let e else { return "" }
-        var o = "**Explanation** (\(e.runs) counterfactual replays\(e.complete ? "" : ", budget spent: parts marked ? were not judged")): "
+        var o = "**Explanation** (\(e.runs) counterfactual replays\(e.complete ? "" : ", stopped early by the budget: parts marked ? were not judged")): "
         o += "*necessary*: without it the failure disappears; *timing*: it must happen within the window; *free*: it can go and the failure stays (same invariant\(e.entity == nil ? "" : ", same entity \(e.entity!)")).\n\n"
         o += "| # | t | verdict | action | details |\n|---|---|---|---|---|\n"
         for a in e.actions {
