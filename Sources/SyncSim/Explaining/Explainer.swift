@@ -12,7 +12,7 @@ import Foundation
 ///  3. each parameter of each needed action given other values (`ParameterVariants`): free or
 ///     fixed parameters;
 ///  4. each initial entity removed (with the actions on it), then its field values varied;
-///  5. each fault set in the options turned off;
+///  5. each fault set in the options turned off (rates to 1 ppm, see `optionFaults`);
 ///  6. the point of no return (`PointOfNoReturnSearch`).
 ///
 /// Deterministic: fixed questions in a fixed order, deterministic simulations, seeded suffixes.
@@ -151,11 +151,18 @@ public struct Explainer: Sendable {
     }
 
     /// The faults the options turn on, each with how to turn it off.
+    ///
+    /// Rates go down to 1 ppm rather than 0: the network draws a message's fate only while a rate
+    /// is non-zero, so 0 would shift every later latency draw and the failure could vanish for
+    /// that reason alone; at 1 ppm the draws stay the same and the fault (almost surely) never
+    /// strikes. Latency jitter cannot be turned off without changing draws (a fixed latency draws
+    /// nothing), so its verdict is coarser: every message's timing changes with it.
     static func optionFaults(_ o: SimulationOptions) -> [(String, String, (inout SimulationOptions) -> Void)] {
         var out: [(String, String, (inout SimulationOptions) -> Void)] = []
-        if o.dropPpm > 0 { out.append(("dropPpm", "\(o.dropPpm)", { $0.dropPpm = 0 })) }
-        if o.duplicatePpm > 0 { out.append(("duplicatePpm", "\(o.duplicatePpm)", { $0.duplicatePpm = 0 })) }
-        if o.delayPpm > 0 { out.append(("delayPpm", "\(o.delayPpm)", { $0.delayPpm = 0 })) }
+        func off(_ ppm: UInt32) -> UInt32 { ppm > 1 ? 1 : 0 }
+        if o.dropPpm > 0 { out.append(("dropPpm", "\(o.dropPpm)", { $0.dropPpm = off($0.dropPpm) })) }
+        if o.duplicatePpm > 0 { out.append(("duplicatePpm", "\(o.duplicatePpm)", { $0.duplicatePpm = off($0.duplicatePpm) })) }
+        if o.delayPpm > 0 { out.append(("delayPpm", "\(o.delayPpm)", { $0.delayPpm = off($0.delayPpm) })) }
         if o.clockSkewMs.contains(where: { $0 != 0 }) {
             out.append(("clockSkewMs", "\(o.clockSkewMs)", { $0.clockSkewMs = [] }))
         }

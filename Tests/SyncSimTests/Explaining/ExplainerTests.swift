@@ -90,7 +90,7 @@ import Testing
         // Without persistence a restart loses the queued write (Scenarios/durability).
         let json = """
         {"format": 1, "title": "restart loses queue", "strategy": "instant", "expect": {"instant": "noLostAcknowledgedWrite"},
-         "options": {"clients": 1, "latencyMaxMs": 50, "latencyMinMs": 50, "persistence": false, "duplicatePpm": 1},
+         "options": {"clients": 1, "latencyMaxMs": 50, "latencyMinMs": 50, "persistence": false, "duplicatePpm": 500000},
          "initial": [{"entity": 1, "namespace": "todos", "set": {"title": "a"}}],
          "actions": [
            {"at": 1000, "do": "offline", "client": "A"},
@@ -103,6 +103,29 @@ import Testing
         #expect(byName["persistence"] == .necessary)
         // Instant's stream transport never duplicates: the rate is irrelevant.
         #expect(byName["duplicatePpm"] == .free)
+    }
+
+    /// A rate turned off must not shift the network's random draws: instant's stream transport
+    /// never duplicates, so duplicatePpm cannot matter; but at 0 ppm the duplicate draws stop and
+    /// every later latency changes (with jitter, seed 2 then loses this failure). At 1 ppm the
+    /// draws stay, and the verdict is the true one.
+    @Test func turningARateOffKeepsTheRandomDraws() throws {
+        let json = """
+        {"format": 1, "title": "lost ack, jitter", "strategy": "instant", "expect": {"instant": "noDuplicateApplication"}, "origin": {"seed": 2},
+         "options": {"clients": 2, "latencyMaxMs": 60, "latencyMinMs": 5, "duplicatePpm": 500000},
+         "initial": [{"entity": 1, "namespace": "todos", "set": {"title": "a"}}],
+         "actions": [{"at": 0, "do": "subscribe", "client": "A", "sub": 1, "query": {"namespace": "todos"}},
+           {"at": 1000, "do": "update", "client": "A", "entity": 1, "set": {"title": "once"}},
+           {"at": 1040, "do": "offline", "client": "A"}]}
+        """
+        let sc = try Self.scenario(json)
+        var zero = sc.schedule
+        zero.options.duplicatePpm = 0
+        let instant = AnyStrategy(InstantStrategy())
+        // The premise: at 0 ppm this seed no longer fails (the draws moved), so 0 would be wrong.
+        #expect(!(try instant.run(zero, seed: sc.seed)).violations.contains { $0.invariant == .noDuplicateApplication })
+        let e = try Self.explain(json, instant)
+        #expect(e.options.first { $0.option == "duplicatePpm" }?.verdict == .free)
     }
 
     @Test func sameInputSameExplanation() throws {
