@@ -14,7 +14,10 @@ struct FuzzCommand: Command {
         OPTIONS:
           --strategy NAME|all   a strategy to fuzz (repeatable; default all); see '\(tool) list strategies'
           --seeds A..<B         seeds A up to B, B excluded (also A..B; A...B includes B; default 0..<200)
-          --count N --start S   the same as --seeds S..S+N (S default 0, N default 200)
+          --seeds random        fresh seeds: --count N (default 200) from a start drawn at random,
+                                printed so that '--seeds <printed range>' replays the run exactly
+          --count N --start S   the same as --seeds S..S+N (S default 0, N default 200); without
+                                --seeds and --start, S is $SYNCSIM_SEED_START when CI sets it
           --shard K/N           only the seeds at positions ≡ K-1 (mod N): disjoint shards for CI
                                 matrices; '\(tool) merge' joins their report folders
           --jobs N              parallel simulations (default: all cores); each stays single-threaded
@@ -24,6 +27,13 @@ struct FuzzCommand: Command {
                                 of the budget; the report keeps what finished, marked incomplete,
                                 and names the failures left unshrunk; 0 for no budget
           --stop-on-first       stop at the first contract violation
+          --failures DIR        known failures (scenario files) replayed before the seeds; the
+                                summary says which are still failing, fixed or new
+                                (default Scenarios/found when it exists)
+          --no-failures         do not replay known failures
+          --save-failures       write each new shrunk failure into the failures folder
+          --explain-runs N      counterfactual replays per shrunk failure for its explanation in
+                                the report (default 600; 0 explains nothing)
           --no-shrink           report failures without shrinking them
           --report-dir DIR      where to write (default Reports/<UTC time>-<run id>)
           --no-swarm            uniform mix instead of swarm testing
@@ -39,6 +49,7 @@ struct FuzzCommand: Command {
           \(tool) fuzz
           \(tool) fuzz --strategy instant --strategy reference --seeds 0..2000 --jobs 2
           \(tool) fuzz --shard 1/4 --report-dir Reports/shard-1 && \(tool) merge Reports/shard-*
+          \(tool) fuzz --seeds random --count 500 --save-failures
         """
     }
 
@@ -58,13 +69,33 @@ struct FuzzCommand: Command {
         let clients = try args.int("--clients", in: FuzzConfiguration.clientsRange)
         let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange) ?? 60
         let quiet = args.flag("--quiet")
+        let failuresArg = try args.value("--failures")
+        let noFailures = args.flag("--no-failures")
+        let saveFailures = args.flag("--save-failures")
+        let explainRuns = try args.int("--explain-runs", in: 0...ExplainBudget.maxRunsRange.upperBound)
         try args.finish()
+        if failuresArg != nil && noFailures { throw UsageError("use either --failures DIR or --no-failures, not both") }
+        if saveFailures && noFailures { throw UsageError("--save-failures writes into the failures folder; it cannot go with --no-failures") }
+        if failuresArg == "" { throw UsageError("--failures is empty; name a folder, e.g. --failures Scenarios/found") }
 
         let strategies = try ctx.strategies(named: names, option: "--strategy")
-        if seedsArg != nil && (count != nil || start != nil) { throw UsageError("use either --seeds A..B or --count N --start S, not both") }
         let seeds: SeedRange
-        if let seedsArg {
+        var seedNote: String?
+        if seedsArg == "random" {
+            if start != nil { throw UsageError("--seeds random draws the start; leave --start out (or give --seeds A..<B)") }
+            // The only place a seed comes from the system: printed below, so the run can be replayed.
+            seeds = try FreshSeeds.random(draw: UInt64.random(in: 0..<FreshSeeds.randomStartBound), count: UInt64(count ?? 200))
+            seedNote = "random start"
+        } else if let seedsArg {
+            if count != nil || start != nil { throw UsageError("use either --seeds A..B or --count N --start S, not both") }
             seeds = try OptionValues.seedRange(seedsArg)
+        } else if start == nil, let env = ProcessInfo.processInfo.environment[FreshSeeds.environmentVariable] {
+            do {
+                seeds = try FreshSeeds.fromEnvironment(env, count: UInt64(count ?? 200))
+            } catch {
+                throw UsageError("\(error)")
+            }
+            seedNote = "start from \(FreshSeeds.environmentVariable)"
         } else {
             do {
                 seeds = try SeedRange(start: start ?? 0, count: UInt64(count ?? 200))
@@ -72,10 +103,26 @@ struct FuzzCommand: Command {
                 throw UsageError("--start \(start ?? 0) --count \(count ?? 200): \(e)")
             }
         }
+        // Known failures: loaded (and every file checked) before anything runs.
+        var database: FailureDatabase?
+        if !noFailures {
+            do {
+                // A folder named on the command line is checked strictly (a typo in a strategy
+                // name is an error); the default one may hold files for strategies this tool
+                // does not have (another tool's, in a shared repository): those are not replayed.
+                database = try FailureDatabase.load(folder: failuresArg ?? "Scenarios/found", strategies: failuresArg == nil ? nil : ctx.strategies.names,
+                                                    mustExist: failuresArg != nil && !saveFailures)
+            } catch let e as ScenarioError {
+                throw UsageError("--failures: \(e)")
+            }
+        }
         var configuration = FuzzConfiguration(
             seeds: seeds, shard: try shardArg.map { try OptionValues.shard($0) }, jobs: jobs, timeBudgetSeconds: budget,
             stopOnFirstContractViolation: stopOnFirst, shrink: !noShrink,
             generator: .init(clients: clients, actions: actions, swarm: !noSwarm), commandPrefix: ctx.commands.prefix)
+        configuration.failureDatabase = database
+        configuration.saveNewFailures = saveFailures
+        if let explainRuns { configuration.explainMaxRuns = explainRuns }
         var driver: FuzzDriver
         do {
             driver = try FuzzDriver(strategies: strategies, configuration: configuration)
@@ -94,6 +141,7 @@ struct FuzzCommand: Command {
             throw UsageError("--report-dir '\(OptionValues.shown(dir))' cannot hold the report: \(e.message); choose another folder")
         }
         ctx.noteIfDebugBuild()
+        if let seedNote { ctx.print("seeds \(seeds) (\(seedNote)); rerun exactly with --seeds \(seeds) and the same other options") }
         let printer = ProgressPrinter(output: ctx.output, quiet: quiet)
         let result = try Interruption.whileHandling { interrupted in
             var c = configuration
@@ -101,12 +149,12 @@ struct FuzzCommand: Command {
             return try FuzzDriver(strategies: strategies, configuration: c).run(progress: { printer.show($0) })
         }
         printer.finish()
-        printSummary(result.report, dir: dir, ctx)
+        printSummary(result.report, dir: dir, knownFailuresFolder: database?.folder, ctx)
         if result.report.stopReason == .interrupted, Interruption.signalNumber != 0 {
             ctx.printError("interrupted by \(Interruption.signalName): the report holds the runs that finished and is marked incomplete")
             return Interruption.exitStatus
         }
-        return result.report.allContractsMet ? ExitCode.ok : ExitCode.violation
+        return result.report.allContractsMet && !(result.report.failureDatabase?.breaksContract ?? false) ? ExitCode.ok : ExitCode.violation
     }
 
     /// `--report-dir`'s value, refused when empty (it would write into the current folder's
@@ -126,7 +174,7 @@ struct FuzzCommand: Command {
         }
     }
 
-    static func printSummary(_ r: FuzzReport, dir: String, _ ctx: CLIContext) {
+    static func printSummary(_ r: FuzzReport, dir: String, knownFailuresFolder: String? = nil, _ ctx: CLIContext) {
         let why: String
         switch r.stopReason {
         case let reason? where r.complete && reason != .firstContractViolation:
@@ -137,16 +185,13 @@ struct FuzzCommand: Command {
         case nil: why = r.complete ? "" : " — INCOMPLETE"
         }
         ctx.print("fuzzed \(r.options.strategies.count) strategies × \(r.seedsRun) seeds (\(r.options.seeds)\(r.options.shard.map { ", shard \($0)" } ?? ""))\(why)")
-        var anyViolated = false
-        for s in r.strategies {
-            let violated = s.cells.filter { $0.violations > 0 }.map { "\($0.invariant)\($0.claimed ? "!" : "") \($0.violations)" }
-            if !violated.isEmpty { anyViolated = true }
-            ctx.print("  \(s.name.rightPad(15)) \(s.metContract ? "met its contract" : "CONTRACT VIOLATED: \(s.contractViolations.joined(separator: ", "))")" + (violated.isEmpty ? "" : "   [\(violated.joined(separator: ", "))]"))
+        for line in FuzzSummary.knownFailures(r.failureDatabase) { ctx.print(line) }
+        if r.failureDatabase == nil, let folder = knownFailuresFolder {
+            ctx.print("known failures (\(folder)): none recorded (--save-failures keeps this run's shrunk failures there)")
         }
-        if anyViolated {
-            ctx.print("  [invariant N]: N runs violated it; '!' marks an invariant the strategy claims (a contract violation, exit 1);")
-            ctx.print("  without '!' it is not claimed: expected of a known-bad strategy, reported, not an error")
-        }
+        for line in FuzzSummary.strategies(r) { ctx.print(line) }
+        for line in FuzzSummary.contractViolations(r) { ctx.print(line) }
+        for line in FuzzSummary.coverage(r) { ctx.print(line) }
         let unshrunk = r.failures.filter { $0.shrinkStopped == true && $0.shrunkActions == nil }
         let partly = r.failures.filter { $0.shrinkStopped == true && $0.shrunkActions != nil }
         if !unshrunk.isEmpty {

@@ -30,7 +30,7 @@ final class ProgressPrinter: @unchecked Sendable {
             let eta = rate > 0 ? Double(p.total - p.completed) / rate : 0
             let percent = String(format: "%.0f%%", 100 * Double(p.completed) / Double(max(p.total, 1)))
             line = "runs \(p.completed)/\(p.total) (\(percent))  " + String(format: "%.1f runs/s", rate)
-                + "  runs with violations \(p.runsWithViolations)  contract violations \(p.contractViolations)  "
+                + "  contract violations \(p.contractViolations)  other violations (not claimed, expected) \(p.runsWithViolations - p.contractViolations)  "
                 + String(format: "ETA %.0fs", eta)
         case .shrinking:
             line = "shrinking failures \(p.completed)/\(p.total)"

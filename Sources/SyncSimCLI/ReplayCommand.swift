@@ -5,7 +5,7 @@ struct ReplayCommand: Command {
     static let summary = "Replay scenario files exactly, as a story, and check their expectations"
     static func help(_ tool: String) -> String {
         """
-        USAGE: \(tool) replay FILE... [--strategy NAME] [--quiet]
+        USAGE: \(tool) replay FILE... [--strategy NAME] [--quiet] [--explain [--json] [--explain-runs N]]
 
         Replays each scenario file exactly and prints the run as a numbered story
         (t=120ms  B goes offline …), then each violation, then whether the file's expectation for
@@ -15,6 +15,18 @@ struct ReplayCommand: Command {
           --strategy NAME   replay under another strategy than the file names (the quickest way to
                             compare strategies on one case)
           --quiet           no story: one line per file
+          --explain         after the story, explain the failure by counterfactual replays: per
+                            action (and initial entity, and fault option) whether it is necessary,
+                            free (it can go; say which parameters may take any value) or timing
+                            (it must happen within a window, found by moving it), and the point of
+                            no return (the earliest prefix after which random continuations all
+                            fail the same way); the file's expected invariant is explained, else
+                            its first violation
+          --json            with --explain: print only a JSON array, one {"file", "explanation"}
+                            (or {"file", "error"}) per file
+          --explain-runs N  the replay budget per file (default 2000; a shrunk story of ten actions
+                            needs a few hundred, each as long as the file's run); Ctrl-C stops it
+                            too, and the explanation then says which parts it did not judge
 
         EXIT CODES: 0 every file's expectation met, 1 otherwise, 2 a file cannot be read (the
         message names the file, the JSON path and what was expected).
@@ -23,14 +35,20 @@ struct ReplayCommand: Command {
           \(tool) replay Scenarios/found/sharedDiff-noGhostDeletion-seed0.json
           \(tool) replay Scenarios/merge/offline-title-server-done.json --strategy fullEntity
           \(tool) replay Scenarios --quiet
+          \(tool) replay Scenarios/deletes/ghost-deletion-two-subscriptions.json --explain
         """
     }
 
     static func run(_ args: inout Arguments, _ ctx: CLIContext) throws -> Int32 {
         let override = try args.strategy(in: ctx)
         let quiet = args.flag("--quiet")
+        let explain = args.flag("--explain")
+        let json = args.flag("--json")
+        let explainRuns = try args.int("--explain-runs", in: ExplainBudget.maxRunsRange)
         let paths = args.positionals()
         try args.finish()
+        if json && !explain { throw UsageError("--json needs --explain (replay prints stories; --explain --json prints the explanations as JSON)") }
+        if explainRuns != nil && !explain { throw UsageError("--explain-runs needs --explain") }
         guard !paths.isEmpty else { throw UsageError("'replay' needs at least one scenario FILE or folder, e.g. '\(ctx.commandName) replay Scenarios'") }
         for p in paths where !FileManager.default.fileExists(atPath: p) {
             throw UsageError("no scenario file or folder named '\(OptionValues.shown(p, limit: 200))'; name a scenario .json file or a folder of them")
@@ -60,13 +78,18 @@ struct ReplayCommand: Command {
                 return ExitCode.usage
             }
         }
+        if explain && json {
+            return try ExplainOutput.json(runs.map { ($0.file, $0.scenario, $0.strategy) }, maxRuns: explainRuns, ctx)
+        }
         var allMet = true
+        let explainSession = ExplainOutput.Session()
         for (file, sc, strategy) in runs {
             let name = strategy.name
             let r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full)
             let expectation = sc.expect[name]
             let met = expectation.map { $0.isMet(by: r.violations) }
             if met == false { allMet = false }
+            defer { if explain { ExplainOutput.text(file, sc, strategy, maxRuns: explainRuns, explainSession, ctx) } }
             if quiet {
                 let verdict = met.map { $0 ? "ok  " : "FAIL" } ?? "n/a "
                 ctx.print("\(verdict) \(file) [\(name)] expected \(expectation?.description ?? "nothing"), got \(r.violatedInvariants.map(\.rawValue).joined(separator: ", ").ifEmpty("no violation"))")
@@ -90,6 +113,7 @@ struct ReplayCommand: Command {
             }
             ctx.print("")
         }
+        if explainSession.interrupted { return Interruption.exitStatus }
         return allMet ? ExitCode.ok : ExitCode.violation
     }
 }

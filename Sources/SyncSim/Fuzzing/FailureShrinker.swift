@@ -1,6 +1,7 @@
 /// Turns the first failing seed of a (strategy, invariant) into a report entry: reruns it for
-/// the violation's details, shrinks it (within the time budget) and keeps the shrunk run's
-/// story for the sequence diagram.
+/// the violation's details, shrinks it (within the time budget), keeps the shrunk run's story
+/// for the sequence diagram and explains it by counterfactual replays (`Explainer`, within
+/// `explainMaxRuns` and the budget).
 ///
 /// Everything here obeys `halt` (the budget and Ctrl-C), inside runs too (`RunStop`): once it
 /// says stop, a failure is reported as found, from its run record, marked `shrinkStopped`, so a
@@ -61,6 +62,11 @@ struct FailureShrinker: Sendable {
         failure.violationTimeMs = v.time
         failure.violationClient = v.client?.index
         if stopped.isSet { failure.shrinkStopped = true }
+        if configuration.explainMaxRuns > 0 && !halt.shouldStop() {
+            let explainer = Explainer(strategy: strategy, seed: seed,
+                                      budget: ExplainBudget(maxRuns: configuration.explainMaxRuns, shouldStop: halt.shouldStop))
+            failure.explain = try? explainer.explain(outcome.schedule, invariant: invariant)
+        }
         if let dir = configuration.reportDirectory {
             failure.scenario = file
             failure.replay = commands.replay(path: "\(dir)/\(file)")

@@ -25,6 +25,15 @@ public struct FuzzConfiguration: Sendable {
     public var shrink: Bool
     /// Simulations one shrink may spend.
     public var shrinkMaxRuns: Int
+    /// Counterfactual replays (`Explainer`) each shrunk failure may spend on its explanation
+    /// (`FuzzReport.Failure.explain`); 0 explains nothing. Obeys the time budget and interrupts.
+    public var explainMaxRuns: Int = 600
+    /// Known failures replayed before the seeds (`FailureDatabase`); the report says which are
+    /// still failing, fixed or new (`FuzzReport.failureDatabase`). Nil: none.
+    public var failureDatabase: FailureDatabase? = nil
+    /// Write each new shrunk failure into the failure database's folder
+    /// (`<strategy>-<invariant>-seed<N>.json`, never over an existing file).
+    public var saveNewFailures = false
     /// The workload generator's options (clients, actions, swarm).
     public var generator: WorkloadGenerator.Config
     /// Where to write the report files and shrunk scenarios (`scenarios/…`); nil keeps
@@ -67,6 +76,7 @@ public struct FuzzConfiguration: Sendable {
         guard Self.jobsRange.contains(jobs) else { throw FuzzConfigurationError.jobs(jobs) }
         if let b = timeBudgetSeconds, b.isNaN || b < 0 { throw FuzzConfigurationError.timeBudget(b) }
         guard shrinkMaxRuns >= 1 else { throw FuzzConfigurationError.shrinkMaxRuns(shrinkMaxRuns) }
+        guard explainMaxRuns >= 0 && explainMaxRuns <= ExplainBudget.maxRunsRange.upperBound else { throw FuzzConfigurationError.explainMaxRuns(explainMaxRuns) }
         if let c = generator.clients, !Self.clientsRange.contains(c) { throw FuzzConfigurationError.clients(c) }
         guard Self.actionsRange.contains(generator.actions) else { throw FuzzConfigurationError.actions(generator.actions) }
     }
@@ -78,6 +88,7 @@ public enum FuzzConfigurationError: Error, Equatable, CustomStringConvertible {
     case jobs(Int)
     case timeBudget(Double)
     case shrinkMaxRuns(Int)
+    case explainMaxRuns(Int)
     case clients(Int)
     case actions(Int)
     /// Seeds × strategies does not fit in a run counter.
@@ -100,6 +111,7 @@ public enum FuzzConfigurationError: Error, Equatable, CustomStringConvertible {
         case .jobs(let j): return "jobs must be in \(FuzzConfiguration.jobsRange.lowerBound)…\(FuzzConfiguration.jobsRange.upperBound), got \(j)"
         case .timeBudget(let b): return "the time budget must be a number of seconds ≥ 0, got \(b)"
         case .shrinkMaxRuns(let n): return "shrinkMaxRuns must be at least 1, got \(n)"
+        case .explainMaxRuns(let n): return "explainMaxRuns must be in 0…\(ExplainBudget.maxRunsRange.upperBound), got \(n)"
         case .clients(let c): return "clients must be in 1…26, got \(c)"
         case .actions(let a): return "actions must be in 1…100000, got \(a)"
         case .tooManyRuns(let s, let n): return "\(s) seeds × \(n) strategies is more runs than can be counted; use a smaller seed range"

@@ -72,6 +72,11 @@ public struct FuzzDriver: Sendable {
         // Out of budget or interrupted: asked between runs and (through `RunStop`) inside them.
         let halt = RunStop { clock() > deadline || (interrupt?() ?? false) }
 
+        // Known failures first: a CI run on fresh seeds still checks every failure found before.
+        var database = configuration.failureDatabase.map {
+            KnownFailureReplay.replay($0, strategies: self.strategies, commands: ReplayCommands(prefix: configuration.commandPrefix), halt: halt)
+        }
+
         // Runs, in plan order: index i is seed position i / n, strategy i % n.
         let strategies = self.strategies, plan = self.plan, n = strategies.count
         let stopOnFirst = configuration.stopOnFirstContractViolation
@@ -133,6 +138,13 @@ public struct FuzzDriver: Sendable {
                                       complete: complete, records: records, failures: shrunk.map(\.0), timing: timing)
         report.stopReason = stopReason
         let scenarios = shrunk.compactMap(\.1)
+        // An empty database that nothing is saved into leaves the report as it was without one
+        // (so, e.g., shards still merge into exactly the unsharded report).
+        if var db = database, !(configuration.failureDatabase?.entries.isEmpty ?? true) || configuration.saveNewFailures {
+            try KnownFailureReplay.newFailures(&db, failures: report.failures, scenarios: scenarios, save: configuration.saveNewFailures)
+            database = db
+            report.failureDatabase = db
+        }
         if let dir = configuration.reportDirectory {
             for s in scenarios { try AtomicFile.write(try s.scenario.encoded(), to: "\(dir)/\(s.file)") }
             try ReportWriter.write(report, to: dir)

@@ -127,6 +127,10 @@ public struct FuzzReport: Codable, Sendable {
         /// the scenario still fails but may not be minimal; without, the failure was left
         /// unshrunk (absent from report.json otherwise).
         public var shrinkStopped: Bool?
+        /// Counterfactual replays of the shrunk scenario (`Explainer`): which actions the failure
+        /// needs (`explain.necessaryActions`, what the diagram highlights), which are free, which
+        /// hang on their time, and the point of no return. Absent when not shrunk or not explained.
+        public var explain: Explanation? = nil
 
         public init(strategy: String, invariant: String, seed: UInt64, claimed: Bool, explanation: String, originalActions: Int,
                     shrunkActions: Int?, scenario: String?, replay: String, trace: [TraceLine], clients: Int,
@@ -193,6 +197,9 @@ public struct FuzzReport: Codable, Sendable {
         }
     }
     public var seedsRun: Int
+    /// The failure database replayed before the seeds, and which of this run's failures are new
+    /// (absent when the run had none, so such a report's JSON is unchanged).
+    public var failureDatabase: FailureDatabaseReport? = nil
     public var strategies: [StrategyReport]
     public var coverage: Coverage
     public var failures: [Failure]

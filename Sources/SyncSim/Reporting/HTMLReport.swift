@@ -238,6 +238,7 @@ private struct Page {
         if let s = f.scenario { line += " · scenario <a href=\"\(htmlEscape(s))\">\(htmlEscape(s))</a>" }
         add(line + "</p>")
         add("<pre class=\"cmd\">\(htmlEscape(f.replay))</pre>")
+        if f.explain != nil { add(ExplanationSection.html(f.explain)) }
         let w = SequenceDiagram.window(f.trace, violationTimeMs: f.violationTimeMs)
         if w.count < f.trace.count {
             add("<p class=\"note\">The trace has \(f.trace.count) lines; the diagram shows lines \(w.lowerBound + 1)–\(w.upperBound), ending just after the violation.</p>")

@@ -88,6 +88,7 @@ public enum MarkdownReport {
                     o += "**Left unshrunk:** the time budget ran out before it could be shrunk; the seed below reproduces it.\n\n"
                 }
                 o += "```sh\n\(f.replay)\n```\n\n"
+                o += ExplanationSection.markdown(f.explain)
             }
         }
         o += "\n---\nTiming (not part of the reproducible report): started \(r.timing.startedAt), \(String(format1(r.timing.wallSeconds))) s wall, \(String(format1(r.timing.runsPerSecond))) runs/s, \(String(format1(r.timing.shrinkSeconds))) s shrinking.\n"
