@@ -66,6 +66,9 @@ struct FailureShrinker: Sendable {
             let explainer = Explainer(strategy: strategy, seed: seed,
                                       budget: ExplainBudget(maxRuns: configuration.explainMaxRuns, shouldStop: halt.shouldStop))
             failure.explain = try? explainer.explain(outcome.schedule, invariant: invariant)
+            if let e = failure.explain, !e.necessaryActions.isEmpty {
+                failure.necessaryMarks = SequenceDiagram.actionMarks(e.necessaryActions, in: outcome.schedule)
+            }
         }
         if let dir = configuration.reportDirectory {
             failure.scenario = file

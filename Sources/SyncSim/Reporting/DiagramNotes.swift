@@ -28,7 +28,7 @@ extension SequenceDiagram {
     /// the steps with that label at that time on that lane it is (0 for the first). Without those
     /// two, every action line at that time on that lane is highlighted. A typing burst gives one
     /// mark per keystroke.
-    public struct ActionMark: Sendable, Hashable {
+    public struct ActionMark: Codable, Sendable, Hashable {
         public var index: Int
         public var at: Int64
         public var client: Int?

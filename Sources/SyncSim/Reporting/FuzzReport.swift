@@ -131,6 +131,10 @@ public struct FuzzReport: Codable, Sendable {
         /// needs (`explain.necessaryActions`, what the diagram highlights), which are free, which
         /// hang on their time, and the point of no return. Absent when not shrunk or not explained.
         public var explain: Explanation? = nil
+        /// Where the necessary actions of `explain` are in `trace` (located through the shrunk
+        /// schedule when the failure was explained), for the diagram's rings. Absent without
+        /// an explanation.
+        public var necessaryMarks: [SequenceDiagram.ActionMark]? = nil
 
         public init(strategy: String, invariant: String, seed: UInt64, claimed: Bool, explanation: String, originalActions: Int,
                     shrunkActions: Int?, scenario: String?, replay: String, trace: [TraceLine], clients: Int,

@@ -263,7 +263,7 @@ private struct Page {
     /// What the diagram writes beside the trace: the invariant and its explanation on the
     /// violation marker, and the culprit transaction the explanation names.
     func diagramNotes(_ f: FuzzReport.Failure) -> SequenceDiagram.Notes {
-        SequenceDiagram.Notes(invariant: f.invariant, explanation: f.explanation)
+        SequenceDiagram.Notes(invariant: f.invariant, explanation: f.explanation, necessaryActions: f.necessaryMarks ?? [])
     }
 
     /// The key to the marks a diagram draws (the culprit and necessary actions only when it has them).

@@ -25,12 +25,18 @@ import Testing
         #expect(md.contains("**Explanation** (\(e.runs) counterfactual replays)") && md.contains("point of no return"))
         let html = try String(contentsOfFile: "\(dir)/report.html", encoding: .utf8)
         #expect(html.contains("<details class=\"explanation\" open><summary>Explanation: the failure needs actions #"))
+        // The diagram rings the necessary actions, located through the shrunk schedule.
+        let marks = try #require(f.necessaryMarks)
+        #expect(marks.map(\.index) .allSatisfy { e.necessaryActions.contains($0) } && !marks.isEmpty)
+        #expect(html.contains("stroke=\"#f9a825\" stroke-width=\"2.5\""))
+        #expect(html.contains("necessary action (#n: its index in the scenario file)"))
 
         // explainMaxRuns 0: no explanation, and the report JSON has no trace of one.
         c.explainMaxRuns = 0
         c.reportDirectory = nil
         let plain = try FuzzDriver(strategies: [Self.legacy], configuration: c).run().report
         #expect(plain.failures.allSatisfy { $0.explain == nil })
+        #expect(plain.failures.allSatisfy { $0.necessaryMarks == nil })
         #expect(!(try ReportWriter.json(plain)).contains("necessaryActions"))
     }
 }
