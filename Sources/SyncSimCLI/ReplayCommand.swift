@@ -5,7 +5,7 @@ struct ReplayCommand: Command {
     static let summary = "Replay scenario files exactly, as a story, and check their expectations"
     static func help(_ tool: String) -> String {
         """
-        USAGE: \(tool) replay FILE... [--strategy NAME] [--quiet]
+        USAGE: \(tool) replay FILE... [--strategy NAME] [--quiet] [--history OUT.jsonl]
 
         Replays each scenario file exactly and prints the run as a numbered story
         (t=120ms  B goes offline …), then each violation, then whether the file's expectation for
@@ -15,6 +15,8 @@ struct ReplayCommand: Command {
           --strategy NAME   replay under another strategy than the file names (the quickest way to
                             compare strategies on one case)
           --quiet           no story: one line per file
+          --history OUT     also write the run as a history (JSON Lines; one scenario FILE) that
+                            '\(tool) check OUT' judges with the same oracles
 
         EXIT CODES: 0 every file's expectation met, 1 otherwise, 2 a file cannot be read (the
         message names the file, the JSON path and what was expected).
@@ -29,6 +31,7 @@ struct ReplayCommand: Command {
     static func run(_ args: inout Arguments, _ ctx: CLIContext) throws -> Int32 {
         let override = try args.strategy(in: ctx)
         let quiet = args.flag("--quiet")
+        let historyPath = try args.value("--history")
         let paths = args.positionals()
         try args.finish()
         guard !paths.isEmpty else { throw UsageError("'replay' needs at least one scenario FILE or folder, e.g. '\(ctx.commandName) replay Scenarios'") }
@@ -60,10 +63,20 @@ struct ReplayCommand: Command {
                 return ExitCode.usage
             }
         }
+        if historyPath != nil && runs.count != 1 {
+            throw UsageError("--history writes one run's history; give one scenario FILE (got \(runs.count))")
+        }
         var allMet = true
         for (file, sc, strategy) in runs {
             let name = strategy.name
-            let r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full)
+            let r: RunResult
+            if let historyPath {
+                var lines: [String] = []
+                r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full, history: { lines.append($0) })
+                try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: historyPath)
+            } else {
+                r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full)
+            }
             let expectation = sc.expect[name]
             let met = expectation.map { $0.isMet(by: r.violations) }
             if met == false { allMet = false }
