@@ -6,7 +6,7 @@ import Foundation
 /// server's data before the first event.
 ///
 /// ```json
-/// {"syncsim":"history","version":1,"schema":"default","clients":2,"queueCap":200,"persistence":true,
+/// {"syncsim":"history","version":1,"schema":"todos","clients":2,"queueCap":200,"persistence":true,
 ///  "arbitration":"serverArrival","strategy":"instant","initial":[{"entity":0,"namespace":"todos","set":{"title":"a"}}]}
 /// ```
 public struct HistoryHeader: Sendable, Equatable {
@@ -89,7 +89,8 @@ public struct HistoryHeader: Sendable, Equatable {
         var schema = Schema.default
         if let s = o.node("schema") {
             if case .string(let name) = s.value {
-                guard let known = Schema.named(name) else {
+                // "default" also names `Schema.default` (whose own name is "todos").
+                guard let known = name == "default" ? Schema.default : Schema.named(name) else {
                     let names = [Schema.default.name] + Schema.known.map(\.name)
                     throw HistoryFields.fail(s, "schema", "unknown schema '\(JSONText.clipped(name))'\(suggestion(name, names)); known: \(names.joined(separator: ", ")) (or embed the declaration as an object)")
                 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SyncSim
 
@@ -132,5 +133,22 @@ import Testing
         #expect(r.intents == 1 && r.commits == 2)
         #expect(Self.invariants(r) == [.noGhostDeletion], "the admin delete nobody asked for; \(r.violations)")
         _ = schema
+    }
+
+    /// The examples in the README and the RecordingHistories article check as the text says.
+    @Test func documentedExamplesCheckAsDocumented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        func example(_ file: String, after marker: String) throws -> [String] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            let from = try #require(text.range(of: marker)).upperBound
+            let start = try #require(text.range(of: "```json\n", range: from..<text.endIndex)).upperBound
+            let end = try #require(text.range(of: "```", range: start..<text.endIndex)).lowerBound
+            return text[start..<end].split(separator: "\n").map(String.init)
+        }
+        let readme = try HistoryCheck.check(lines: example("README.md", after: "## Checking a real system's history"))
+        #expect(Self.invariants(readme) == [.toldOutcomeIsTrue], "\(readme.violations)")
+        let article = try HistoryCheck.check(lines: example("Sources/SyncSim/SyncSim.docc/RecordingHistories.md", after: "## The format"))
+        #expect(article.violations.isEmpty && article.intents == 1 && article.commits == 1, "\(article.violations)")
     }
 }
