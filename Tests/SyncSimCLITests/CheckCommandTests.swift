@@ -64,4 +64,20 @@ import SyncSimCLI
         #expect(NotesTool.run(["check", path, "--report-dir", dir]).status == 0)
         for f in ["report.md", "report.html", "report.json", "junit.xml"] { #expect(FileManager.default.fileExists(atPath: "\(dir)/\(f)")) }
     }
+
+    /// `replay FILE --history OUT` writes the scenario's run; `check OUT` finds its violations.
+    @Test func replayExportsToo() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let scenario = root.appendingPathComponent("Scenarios/deletes/ghost-deletion-two-subscriptions.json").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-check-\(getpid())-replay.jsonl").path
+        let replay = NotesTool.run(["replay", scenario, "--history", out])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let check = NotesTool.run(["check", out, "--contract", "noResurrection"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let told = replay.stdout.split(separator: "\n").filter { $0.hasPrefix("VIOLATION ") }.map { $0.dropFirst("VIOLATION ".count) }
+        let found = check.stdout.split(separator: "\n").filter { $0.hasPrefix("VIOLATION ") }.map { $0.split(separator: "] ", maxSplits: 1).last! }
+        #expect(!told.isEmpty && told.map(String.init) == found.map(String.init), "\(told) vs \(found)")
+        // One scenario only.
+        #expect(NotesTool.run(["replay", scenario, scenario, "--history", out]).status == 2)
+    }
 }

@@ -195,8 +195,8 @@ struct HistoryReplayer {
             try o.only(["e", "t", "client", "seq", "sub", "result"])
             let c = try client()
             let s = try o.smallID("sub")
-            state.views[c.index][s] = .some(try HistoryCodec.result(try o.required("result"), "result", schema))
-            seen.views = true
+            let r = try HistoryCodec.result(try o.required("result"), "result", schema)
+            try remember(r, c, s, o)
         case "queue":
             try o.only(["e", "t", "client", "seq", "writes", "silent"])
             let c = try client()
@@ -304,10 +304,7 @@ struct HistoryReplayer {
         case "yield":
             try o.only(["e", "t", "client", "seq", "sub", "fromCache", "connected", "result"])
             let s = try o.smallID("sub")
-            if let r = o.node("result") {
-                state.views[c.index][s] = .some(try HistoryCodec.result(r, "result", header.schema))
-                seen.views = true
-            }
+            if let r = o.node("result") { try remember(try HistoryCodec.result(r, "result", header.schema), c, s, o) }
             ev = .subscriptionYielded(SubscriptionID(s), fromCache: try o.bool("fromCache", default: false))
         case "queryResult":
             try o.only(["e", "t", "client", "seq", "req"])
@@ -336,6 +333,16 @@ struct HistoryReplayer {
         case .subscriptionYielded, .writeRejected, .writeConfirmed: monitor.observe(c, ev, state)
         default: break
         }
+    }
+
+    /// What subscription `s` of `c` shows now. The table is bounded: a history naming millions
+    /// of subscriptions is refused, not allowed to exhaust memory.
+    mutating func remember(_ r: QueryResult?, _ c: ClientID, _ s: UInt32, _ o: F) throws {
+        if state.views[c.index][s] == nil && state.views[c.index].count >= HistoryLimits.maxOpenSubscriptions {
+            throw o.fail("sub", "more than \(HistoryLimits.maxOpenSubscriptions) distinct subscriptions shown on \(c)")
+        }
+        state.views[c.index][s] = .some(r)
+        seen.views = true
     }
 
     mutating func begin(_ c: ClientID, _ cmd: UserCommand, line: Int) {
