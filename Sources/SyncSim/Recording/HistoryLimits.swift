@@ -5,8 +5,10 @@
 public enum HistoryLimits {
     /// The longest line read (1 MiB). A longer line is an error, found without reading it whole.
     public static let maxLineBytes = 1 << 20
-    /// The most lines a history may have (the checker's memory grows with intents and commits).
-    public static let maxLines = 50_000_000
+    /// The most lines a history may have. The checker keeps what the oracles keep — intents,
+    /// the server's log, what users were told — about 100 bytes per event (a synthetic
+    /// million-event history peaks at ~125 MiB), so this bounds it near 1 GB.
+    public static let maxLines = 10_000_000
     /// Times in milliseconds: wall-clock epoch milliseconds fit, with room (up to 2^53).
     public static let times: ClosedRange<Int64> = 0...9_007_199_254_740_991
     /// A device's clock (`clientTime`): may run behind the collector's, so below zero too.

@@ -22,9 +22,10 @@ public enum HistoryRoundTrip {
         }
     }
 
-    /// Runs `seed` under `strategy` with export, checks the history, returns the disagreement (nil: exact)
-    /// and the number of history lines.
-    public static func compare(_ strategy: AnyStrategy, seed: UInt64, _ config: WorkloadGenerator.Config = .init()) throws -> (Mismatch?, lines: Int) {
+    /// Runs `seed` under `strategy` with export, checks the history, returns the disagreement (nil:
+    /// exact), the number of history lines and of the run's violations (a check that agrees on
+    /// zero violations proves less than one that agrees on several).
+    public static func compare(_ strategy: AnyStrategy, seed: UInt64, _ config: WorkloadGenerator.Config = .init()) throws -> (Mismatch?, lines: Int, violations: Int) {
         let schedule = strategy.schedule(seed: seed, config)
         var lines: [String] = []
         let run = try strategy.run(schedule, seed: seed, history: { lines.append($0) })
@@ -32,14 +33,14 @@ public enum HistoryRoundTrip {
         do {
             result = try HistoryCheck.check(lines: lines, file: "\(strategy.name)-seed\(seed).jsonl")
         } catch {
-            return (Mismatch(strategy: strategy.name, seed: seed, missing: [], extra: [], formatError: error.description), lines.count)
+            return (Mismatch(strategy: strategy.name, seed: seed, missing: [], extra: [], formatError: error.description), lines.count, run.violations.count)
         }
         let custom = Set(run.customInvariants)
         let expected = run.violations.filter { !custom.contains($0.invariant) }
         let got = result.violations
-        if expected == got { return (nil, lines.count) }
+        if expected == got { return (nil, lines.count, expected.count) }
         let missing = expected.filter { !got.contains($0) }
         let extra = got.filter { !expected.contains($0) }
-        return (Mismatch(strategy: strategy.name, seed: seed, missing: missing, extra: extra, formatError: nil), lines.count)
+        return (Mismatch(strategy: strategy.name, seed: seed, missing: missing, extra: extra, formatError: nil), lines.count, expected.count)
     }
 }

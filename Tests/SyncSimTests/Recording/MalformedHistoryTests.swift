@@ -101,10 +101,10 @@ import Testing
     @Test func mutatedHistoriesNeverCrash() throws {
         let strategy = AnyStrategy.builtIns[0]
         var lines: [String] = []
-        _ = try strategy.run(strategy.schedule(seed: 2, .init(actions: 30)), seed: 2, history: { lines.append($0) })
+        _ = try strategy.run(strategy.schedule(seed: 2, .init(actions: 15)), seed: 2, history: { lines.append($0) })
         var r = SimRandom(seed: 77)
         var refused = 0
-        for _ in 0..<100 {
+        for _ in 0..<60 {
             var m = lines
             let i = Int(r.below(UInt64(m.count)))
             var bytes = Array(m[i].utf8)
@@ -118,6 +118,6 @@ import Testing
             m[i] = String(decoding: bytes, as: UTF8.self)
             do { _ = try HistoryCheck.check(lines: m) } catch { refused += 1 }
         }
-        #expect(refused > 30, "most mutants should be refused; \(refused)")
+        #expect(refused > 20, "most mutants should be refused; \(refused)")
     }
 }
