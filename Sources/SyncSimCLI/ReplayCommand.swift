@@ -5,7 +5,7 @@ struct ReplayCommand: Command {
     static let summary = "Replay scenario files exactly, as a story, and check their expectations"
     static func help(_ tool: String) -> String {
         """
-        USAGE: \(tool) replay FILE... [--strategy NAME] [--quiet] [--explain [--json] [--explain-runs N]]
+        USAGE: \(tool) replay FILE... [--strategy NAME] [--quiet] [--explain [--json] [--explain-runs N]] [--history OUT.jsonl]
 
         Replays each scenario file exactly and prints the run as a numbered story
         (t=120ms  B goes offline …), then each violation, then whether the file's expectation for
@@ -27,6 +27,8 @@ struct ReplayCommand: Command {
           --explain-runs N  the replay budget per file (default 2000; a shrunk story of ten actions
                             needs a few hundred, each as long as the file's run); Ctrl-C stops it
                             too, and the explanation then says which parts it did not judge
+          --history OUT     also write the run as a history (JSON Lines; one scenario FILE) that
+                            '\(tool) check OUT' judges with the same oracles
 
         EXIT CODES: 0 every file's expectation met, 1 otherwise, 2 a file cannot be read (the
         message names the file, the JSON path and what was expected).
@@ -45,6 +47,7 @@ struct ReplayCommand: Command {
         let explain = args.flag("--explain")
         let json = args.flag("--json")
         let explainRuns = try args.int("--explain-runs", in: ExplainBudget.maxRunsRange)
+        let historyPath = try args.value("--history")
         let paths = args.positionals()
         try args.finish()
         if json && !explain { throw UsageError("--json needs --explain (replay prints stories; --explain --json prints the explanations as JSON)") }
@@ -78,6 +81,12 @@ struct ReplayCommand: Command {
                 return ExitCode.usage
             }
         }
+        if historyPath != nil && runs.count != 1 {
+            throw UsageError("--history writes one run's history; give one scenario FILE (got \(runs.count))")
+        }
+        if historyPath != nil && explain && json {
+            throw UsageError("--history writes the story's run; it cannot be combined with --explain --json, which prints only JSON")
+        }
         if explain && json {
             return try ExplainOutput.json(runs.map { ($0.file, $0.scenario, $0.strategy) }, maxRuns: explainRuns, ctx)
         }
@@ -85,7 +94,14 @@ struct ReplayCommand: Command {
         let explainSession = ExplainOutput.Session()
         for (file, sc, strategy) in runs {
             let name = strategy.name
-            let r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full)
+            let r: RunResult
+            if let historyPath {
+                var lines: [String] = []
+                r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full, history: { lines.append($0) })
+                try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: historyPath)
+            } else {
+                r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full)
+            }
             let expectation = sc.expect[name]
             let met = expectation.map { $0.isMet(by: r.violations) }
             if met == false { allMet = false }

@@ -18,6 +18,8 @@ struct RunCommand: Command {
           --actions N       number of generated actions, 1…100000 (default 60)
           --no-swarm        uniform mix of every action and fault kind instead of swarm testing
           --trace           also print the run as a numbered story
+          --history FILE    also write the run as a history (JSON Lines) that '\(tool) check FILE'
+                            judges with the same oracles, finding exactly the run's violations
           --json            print one JSON object (strategy, seed, events, traceHash, contractMet,
                             violations each with claimed, and userInvariants when the tool has some, …)
 
@@ -39,11 +41,19 @@ struct RunCommand: Command {
         let noSwarm = args.flag("--no-swarm")
         let json = args.flag("--json")
         let story = args.flag("--trace")
+        let historyPath = try args.value("--history")
         try args.finish()
         guard let strategy else { throw ctx.missingStrategy() }
         guard let seed else { throw UsageError("--seed is required (a seed: a whole number in 0…\(UInt64.max))") }
         let schedule = strategy.schedule(seed: seed, .init(clients: clients, actions: actions ?? 60, swarm: !noSwarm))
-        let result = try strategy.run(schedule, seed: seed, trace: story ? .full : .hashOnly)
+        let result: RunResult
+        if let historyPath {
+            var lines: [String] = []
+            result = try strategy.run(schedule, seed: seed, trace: story ? .full : .hashOnly, history: { lines.append($0) })
+            try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: historyPath)
+        } else {
+            result = try strategy.run(schedule, seed: seed, trace: story ? .full : .hashOnly)
+        }
         let contract = strategy.info.contract
         if json {
             ctx.print(try RunReport(result, schedule: schedule, contract: contract).json())
@@ -54,8 +64,10 @@ struct RunCommand: Command {
         return result.violations.contains { contract.contains($0.invariant) } ? ExitCode.violation : ExitCode.ok
     }
 
-    static func printStory(_ r: RunResult, _ ctx: CLIContext) {
-        for (i, l) in r.trace.enumerated() {
+    static func printStory(_ r: RunResult, _ ctx: CLIContext) { printStory(lines: r.trace, ctx) }
+
+    static func printStory(lines: [TraceLine], _ ctx: CLIContext) {
+        for (i, l) in lines.enumerated() {
             ctx.print(String(i + 1).leftPad(5) + "  t=" + "\(l.time)ms".rightPad(8) + " " + l.text)
         }
         ctx.print("")

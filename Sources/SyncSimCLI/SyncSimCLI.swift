@@ -104,7 +104,7 @@ public enum SyncSimCLI {
         }
     }
 
-    static var commands: [any Command.Type] { [FuzzCommand.self, RunCommand.self, ReplayCommand.self, ShrinkCommand.self,
+    static var commands: [any Command.Type] { [FuzzCommand.self, RunCommand.self, ReplayCommand.self, CheckCommand.self, ShrinkCommand.self,
                                                  MergeCommand.self, ListCommand.self, BenchCommand.self] }
 
     static func rootHelp(_ tool: String) -> String {

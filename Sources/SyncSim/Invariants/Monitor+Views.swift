@@ -6,7 +6,7 @@
 extension Monitor {
     /// A user event that some view oracle judges. Called by the simulator for yields, rejections
     /// and confirmations only (other events cost nothing here).
-    @usableFromInline mutating func observe<S: SyncStrategy>(_ c: ClientID, _ ev: UserEvent, _ sim: Simulator<S>) {
+    @usableFromInline mutating func observe<O: ObservedSystem>(_ c: ClientID, _ ev: UserEvent, _ sim: O) {
         let t = sim.virtualTime
         switch ev {
         case .writeConfirmed(let w):
@@ -39,16 +39,15 @@ extension Monitor {
     }
 
     /// noPhantomWrite: right after telling the user `w` failed, no subscription shows its effect.
-    mutating func checkPhantom<S: SyncStrategy>(_ c: ClientID, _ w: WriteID, _ sim: Simulator<S>, at t: Int64) {
+    mutating func checkPhantom<O: ObservedSystem>(_ c: ClientID, _ w: WriteID, _ sim: O, at t: Int64) {
         let h = sim.history
         guard let it = h.intent(w), it.origin == .client(c) else { return }
-        let client = sim.client(c)
         func ownOther(_ j: Int32) -> Bool {
             let o = h.intents[Int(j)]
             return o.origin == .client(c) && o.write.id != w && !toldRejected.contains(o.write.id)
         }
         for (s, _) in sim.subscriptions(of: c) {
-            guard let r = client.result(of: s) else { continue }
+            guard let r = sim.shown(c, s) else { continue }
             for op in it.write.ops {
                 let e = op.entity
                 guard let rec = r.record(e) else { continue }
@@ -75,10 +74,9 @@ extension Monitor {
     }
 
     /// neverRevertOwnWrite and monotonicReads, on one yield.
-    mutating func checkYield<S: SyncStrategy>(_ c: ClientID, _ s: SubscriptionID, _ sim: Simulator<S>, at t: Int64) {
-        let client = sim.client(c)
-        guard let r = client.result(of: s) else { return }
-        if !openWrites[c.index].isEmpty { checkOwnWrites(c, s, r, client.pendingWrites, sim, at: t) }
+    mutating func checkYield<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ sim: O, at t: Int64) {
+        guard let r = sim.shown(c, s) else { return }
+        if !openWrites[c.index].isEmpty { checkOwnWrites(c, s, r, sim.pendingWrites(of: c), sim, at: t) }
         // monotonicReads: every field of every entity shown, except the client's own keys.
         let own = ownKeys[c.index]
         for entry in r.entries {
@@ -117,8 +115,8 @@ extension Monitor {
     }
 
     /// neverRevertOwnWrite: each open write of `c` is shown, or superseded by one that may follow it.
-    mutating func checkOwnWrites<S: SyncStrategy>(_ c: ClientID, _ s: SubscriptionID, _ r: QueryResult, _ pending: [WriteID],
-                                                _ sim: Simulator<S>, at t: Int64) {
+    mutating func checkOwnWrites<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ r: QueryResult, _ pending: [WriteID],
+                                                  _ sim: O, at t: Int64) {
         let h = sim.history
         // A write leaves the open set once its outcome is known: told, or out of the queue.
         openWrites[c.index].removeAll { i in
@@ -126,8 +124,8 @@ extension Monitor {
             return toldRejected.contains(w) || feedbackAt[w] != nil || !pending.contains(w)
         }
         guard !openWrites[c.index].isEmpty else { return }
-        let arbitration = sim.strategy.info.arbitration
-        let maxSkew = max(0, (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0)
+        let arbitration = sim.arbitration
+        let maxSkew = max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)
         for wi in openWrites[c.index] {
             let w = h.intents[Int(wi)]
             for op in w.write.ops {

@@ -187,31 +187,28 @@ struct Monitor: Sendable {
         }
     }
 
-    @usableFromInline mutating func beforeCommand<S: SyncStrategy>(_ c: ClientID, _ cmd: UserCommand, _ sim: Simulator<S>) {
+    @usableFromInline mutating func beforeCommand<O: ObservedSystem>(_ c: ClientID, _ cmd: UserCommand, _ sim: O) {
         capturing = true
         toldDuringCommand.removeAll(keepingCapacity: true)
         if case .write(let w) = cmd {
             intent(w, client: c)
-            let client = sim.client(c)
-            beforePendingCount = client.pendingWriteCount
-            beforePending = beforePendingCount >= sim.options.queueCap ? client.pendingWrites : []
-            beforeResults = sim.subscriptions(of: c).map { ($0.0, client.result(of: $0.0)) }
+            beforePendingCount = sim.pendingWriteCount(of: c)
+            beforePending = beforePendingCount >= sim.queueCap ? sim.pendingWrites(of: c) : []
+            beforeResults = sim.subscriptions(of: c).map { ($0.0, sim.shown(c, $0.0)) }
         }
     }
 
-    @usableFromInline mutating func afterCommand<S: SyncStrategy>(_ c: ClientID, _ cmd: UserCommand, _ sim: Simulator<S>) {
+    @usableFromInline mutating func afterCommand<O: ObservedSystem>(_ c: ClientID, _ cmd: UserCommand, _ sim: O) {
         capturing = false
         let t = sim.virtualTime
-        let client = sim.client(c)
-        let link = sim.link(c)
         switch cmd {
         case .write(let w):
             let rejectedNow = toldDuringCommand.contains { if case .writeRejected(w.id, _) = $0 { return true } else { return false } }
-            checkReadYourWrites(c, w, client, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t)
-            checkNested(c, w, client, rejectedNow: rejectedNow, at: t)
-            checkQueueCap(c, w, client, cap: sim.options.queueCap, rejectedNow: rejectedNow, at: t)
+            checkReadYourWrites(c, w, sim, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t)
+            checkNested(c, w, rejectedNow: rejectedNow, at: t)
+            checkQueueCap(c, w, sim, cap: sim.queueCap, rejectedNow: rejectedNow, at: t)
         case .queryOnce(let r, _):
-            guard link.device == .offline else { break }
+            guard sim.isOffline(c) else { break }
             let failed = toldDuringCommand.contains { if case .queryOnceFailed(r, true, _) = $0 { return true } else { return false } }
             let answered = toldDuringCommand.contains { if case .queryOnceResult(r) = $0 { return true } else { return false } }
             if !failed || answered {
@@ -220,7 +217,7 @@ struct Monitor: Sendable {
                                           : "\(r) did not fail at once with the offline error while \(c) was offline"))
             }
         case .subscribe(let s, let q):
-            guard link.device == .offline, sim.options.persistence, cachedQueries[c.index].contains(q) else { break }
+            guard sim.isOffline(c), sim.persistence, cachedQueries[c.index].contains(q) else { break }
             let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
             if !yielded {
                 report(Violation(.cachedSubscriptionOffline, at: t, client: c,
@@ -231,11 +228,11 @@ struct Monitor: Sendable {
     }
 
     /// Right after a local write, every subscription that has yielded shows it.
-    mutating func checkReadYourWrites<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C,
-                                                      _ subs: [(SubscriptionID, Query)], rejectedNow: Bool, at t: Int64) {
+    mutating func checkReadYourWrites<O: ObservedSystem>(_ c: ClientID, _ w: UserWrite, _ sim: O,
+                                                       _ subs: [(SubscriptionID, Query)], rejectedNow: Bool, at t: Int64) {
         if rejectedNow { return }
         for (s, q) in subs {
-            guard let r = client.result(of: s) else { continue }
+            guard let r = sim.shown(c, s) else { continue }
             for op in w.ops {
                 let e = op.entity
                 switch op {
@@ -265,7 +262,7 @@ struct Monitor: Sendable {
 
     /// A local write to a child in a subscription's result tree must make that subscription yield.
     /// A write refused on the spot (e.g. at a full queue) changed nothing, so nothing must yield.
-    mutating func checkNested<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C, rejectedNow: Bool, at t: Int64) {
+    mutating func checkNested(_ c: ClientID, _ w: UserWrite, rejectedNow: Bool, at t: Int64) {
         if rejectedNow { return }
         for (s, before) in beforeResults {
             guard let before else { continue }
@@ -290,9 +287,9 @@ struct Monitor: Sendable {
     }
 
     /// At the cap, a new write is refused with a visible error or accepted; nothing queued vanishes.
-    mutating func checkQueueCap<C: ClientMachine>(_ c: ClientID, _ w: UserWrite, _ client: C, cap: Int, rejectedNow: Bool, at t: Int64) {
+    mutating func checkQueueCap<O: ObservedSystem>(_ c: ClientID, _ w: UserWrite, _ sim: O, cap: Int, rejectedNow: Bool, at t: Int64) {
         guard beforePendingCount >= cap else { return }
-        let after = Set(client.pendingWrites)
+        let after = Set(sim.pendingWrites(of: c))
         if !after.contains(w.id) && !rejectedNow && applications[w.id] == nil {
             report(Violation(.queueCapNoSilentDrop, at: t, client: c,
                              "with \(beforePendingCount) writes queued (cap \(cap)), \(w.id) was neither queued nor refused with an error"))
@@ -310,7 +307,7 @@ struct Monitor: Sendable {
 
     // MARK: - At the end
 
-    @usableFromInline mutating func finish<S: SyncStrategy>(_ sim: Simulator<S>) {
+    @usableFromInline mutating func finish<O: ObservedSystem>(_ sim: O) {
         let h = sim.history
         let t = sim.virtualTime
         let data = sim.serverData
@@ -318,34 +315,33 @@ struct Monitor: Sendable {
         finishConvergence(sim, rejected: rejected, at: t)
         // noLostAcknowledgedWrite: every accepted client write is applied, rejected, or still pending.
         var pendingNow = Set<WriteID>()
-        for i in 0..<sim.clientCount { pendingNow.formUnion(sim.client(ClientID(i)).pendingWrites) }
+        for i in 0..<sim.clientCount { pendingNow.formUnion(sim.pendingWrites(of: ClientID(i))) }
         for it in h.intents {
             guard case .client(let c) = it.origin else { continue }
             let w = it.write.id
             if applications[w] == nil && !rejected.contains(w) && !pendingNow.contains(w) {
                 let restart = h.restarts.first { $0.client == c && $0.pendingAtCrash.contains(w) && !$0.pendingAfter.contains(w) }
-                let why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" + (sim.options.persistence ? ")" : "; persistence is off)") } ?? ""
+                let why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" +  (sim.persistence ? ")" : "; persistence is off)") } ?? ""
                 report(Violation(.noLostAcknowledgedWrite, at: t, client: c, entity: it.write.ops.first?.entity,
                                  "\(c)'s write \(w) (\(it.write)) was never applied and the user was never told it failed\(why)"))
             }
         }
         finishFieldOrder(sim, data: data, rejected: rejected, at: t)
-        let maxSkew = max(0, (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0)
-        finishTyping(h, data: data, rejected: rejected, arbitration: sim.strategy.info.arbitration, maxSkew: maxSkew, at: t)
+        let maxSkew = max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)
+        finishTyping(h, data: data, rejected: rejected, arbitration: sim.arbitration, maxSkew: maxSkew, at: t)
         finishToldOutcome(h, at: t)
         finishClientWriteOrder(h, at: t)
         finishTimelyFeedback(h, at: t)
         finishLinkIntegrity(data, at: t)
     }
 
-    mutating func finishConvergence<S: SyncStrategy>(_ sim: Simulator<S>, rejected: Set<WriteID>, at t: Int64) {
+    mutating func finishConvergence<O: ObservedSystem>(_ sim: O, rejected: Set<WriteID>, at t: Int64) {
         let data = sim.serverData
         for i in 0..<sim.clientCount {
             let c = ClientID(i)
-            let client = sim.client(c)
             for (s, q) in sim.subscriptions(of: c) {
                 let expected = q.evaluate(data)
-                guard let r = client.result(of: s) else {
+                guard let r = sim.shown(c, s) else {
                     report(Violation(.convergence, at: t, client: c, "\(s) (\(q)) never yielded a result"))
                     continue
                 }
@@ -354,7 +350,7 @@ struct Monitor: Sendable {
                                      "\(s) (\(q)) shows \(Self.describeDifference(r, expected))"))
                 }
             }
-            let stuck = client.pendingWrites.filter { !rejected.contains($0) }
+            let stuck = sim.pendingWrites(of: c).filter { !rejected.contains($0) }
             if !stuck.isEmpty {
                 report(Violation(.convergence, at: t, client: c,
                                  "\(stuck.count) write(s) still pending after heal: \(stuck.prefix(5).map(\.description).joined(separator: ", "))"))
@@ -382,9 +378,9 @@ struct Monitor: Sendable {
 
     /// lwwConvergence and disjointFieldMerge: the final value of each (entity, field) must be the
     /// value of the winning write under the strategy's declared arbitration.
-    mutating func finishFieldOrder<S: SyncStrategy>(_ sim: Simulator<S>, data: EntityStore, rejected: Set<WriteID>, at t: Int64) {
+    mutating func finishFieldOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, rejected: Set<WriteID>, at t: Int64) {
         let h = sim.history
-        let arbitration = sim.strategy.info.arbitration
+        let arbitration = sim.arbitration
         // Position of the last transaction that carried each write, and the last transaction that
         // assigned each (entity, field), with whether one of its intents targeted that field.
         var lastTxOfWrite: [WriteID: Int] = [:]
@@ -407,8 +403,8 @@ struct Monitor: Sendable {
         }
         // The fastest clock anywhere: every client's, and the server's own (skew 0), since admin
         // writes and replies carry the server's time into clients' clocks.
-        let maxSkew = max(0, (0..<sim.clientCount).map { sim.options.skew(of: ClientID($0)) }.max() ?? 0)
-        func skew(_ o: Origin) -> Int64 { if case .client(let c) = o { return sim.options.skew(of: c) } else { return 0 } }
+        let maxSkew = max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)
+        func skew(_ o: Origin) -> Int64 { if case .client(let c) = o { return sim.skew(of: c) } else { return 0 } }
         for (id, rec) in data.entities {
             for f in schema.fields(of: rec.namespace) {
                 let k = key(id, f)

@@ -23,6 +23,8 @@ public struct AnyStrategy: Sendable {
 
     @usableFromInline let runner: @Sendable (Schedule, UInt64, TraceMode, [CustomInvariant]) throws -> RunResult
     @usableFromInline let shrinker: @Sendable (ShrinkRequest) -> Shrinker.Outcome?
+    /// A run that also writes itself as a history (`Simulator.exportHistory(to:)`), one line per call of the sink.
+    @usableFromInline let exporter: @Sendable (Schedule, UInt64, TraceMode, [CustomInvariant], @escaping (String) -> Void) throws -> RunResult
 
     /// The shrink closure's arguments (one value, so the stored closure type stays readable).
     @usableFromInline struct ShrinkRequest {
@@ -64,6 +66,11 @@ public struct AnyStrategy: Sendable {
         }
         shrinker = { request in
             AnyStrategy.shrink(strategy, request)
+        }
+        exporter = { schedule, seed, trace, invariants, sink in
+            var sim = try Simulator(strategy: strategy, schedule: schedule, seed: seed, trace: trace, invariants: invariants)
+            sim.exportHistory(to: sink)
+            return sim.run()
         }
     }
 
@@ -113,6 +120,12 @@ public struct AnyStrategy: Sendable {
     /// Runs one simulation: a pure function of (strategy, schedule, seed).
     public func run(_ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly) throws -> RunResult {
         try runner(schedule, seed, trace, invariants)
+    }
+
+    /// Runs one simulation and writes it as a history (the format `syncsim check` reads), one
+    /// line per call of `history`, header first. The run is the same as `run(_:seed:trace:)`'s.
+    public func run(_ schedule: Schedule, seed: UInt64, trace: TraceMode = .hashOnly, history: @escaping (String) -> Void) throws -> RunResult {
+        try exporter(schedule, seed, trace, invariants, history)
     }
 
     /// Shrinks a schedule that fails `invariant` under this strategy and seed, running the

@@ -100,6 +100,8 @@ public struct Simulator<S: SyncStrategy> {
     /// The outside stop condition (`RunStop.current` when created), asked every
     /// `RunStop.checkInterval` events.
     @usableFromInline let stop: RunStop?
+    /// Writes the run as a history when set (`exportHistory(to:)`); nil, one branch per site.
+    @usableFromInline var export: SimulationExport? = nil
 
     /// - Parameter invariants: user invariants to judge the run by, besides the built-ins. They
     ///   never change the run itself (its events, trace hash, final states); they only add
@@ -181,7 +183,9 @@ public struct Simulator<S: SyncStrategy> {
             now = t
             events += 1
             if events > options.maxEvents {
-                monitor.liveness(at: now, "the run did not settle within \(options.maxEvents) events")
+                let why = "the run did not settle within \(options.maxEvents) events"
+                if let x = export { x.unsettled(why, at: now) }
+                monitor.liveness(at: now, why)
                 break
             }
             if events & RunStop.checkMask == 0, let stop, stop.shouldStop() {
@@ -192,7 +196,10 @@ public struct Simulator<S: SyncStrategy> {
         }
         // An interrupted run is unfinished: no end-of-run judgement (it did not settle because
         // it was stopped, not because the strategy failed).
-        if !interrupted { withMonitor { $0.finish($1) } }
+        if !interrupted {
+            if let x = export { x.end(self) }
+            withMonitor { $0.finish($1) }
+        }
         var result = makeResult()
         result.interrupted = interrupted
         return result
@@ -263,6 +270,7 @@ public struct Simulator<S: SyncStrategy> {
         case .admin(let w):
             _history.recordIntent(w, origin: .admin, time: now, clientTime: now, whileDisconnected: false)
             monitor.intent(w)
+            if let x = export { x.adminWrite(w, at: now) }
             recorder.begin(now, 0x21); w.stableHash(into: &recorder.hasher)
             if recorder.keepsLines { recorder.line(now, .admin, client: nil, label: "admin write", "admin writes \(w) (\(w.id))") }
             server.handle(.adminWrite(w), now: now, out: &sOut)
@@ -333,10 +341,12 @@ public struct Simulator<S: SyncStrategy> {
             if case .write(let w) = cmd { text += " (\(w.id))" }
             recorder.line(now, .action, client: c, label: "user", text)
         }
+        if let x = export { x.command(c, cmd, clientTime: now + options.skew(of: c), offline: !links[c.index].isUp, self) }
         withMonitor { $0.beforeCommand(c, cmd, $1) }
         inUserCommand = true
         clientInput(c, .user(cmd))
         inUserCommand = false
+        if let x = export { x.done(c, self) }
         withMonitor { $0.afterCommand(c, cmd, $1) }
     }
 
@@ -394,6 +404,7 @@ public struct Simulator<S: SyncStrategy> {
         }
         let pending = withClient(c) { $0.pendingWriteCount }
         _history.notePendingWrites(pending)
+        if let x = export { x.pending(c, count: pending, self) }
         monitor.pending(c, count: pending, at: now)
         // Relaunch here, not through the event queue: nothing may reach the dead process first.
         // (Re-entering through `restart` is safe: this step's buffer is no longer read.)
@@ -430,7 +441,9 @@ public struct Simulator<S: SyncStrategy> {
         }
         var yieldQuery: Query?
         if case .subscriptionYielded(let s, false) = ev { yieldQuery = activeSubs[c.index].first { $0.0 == s }?.1 }
-        monitor.told(c, ev, connected: links[c.index].isOpen || (transport == .datagram && links[c.index].isUp), query: yieldQuery)
+        let connected = links[c.index].isOpen || (transport == .datagram && links[c.index].isUp)
+        if let x = export { x.told(c, ev, connected: connected, self) }
+        monitor.told(c, ev, connected: connected, query: yieldQuery)
         switch ev {
         case .subscriptionYielded, .writeRejected, .writeConfirmed: withMonitor { $0.observe(c, ev, $1) }
         default: break
@@ -449,7 +462,10 @@ public struct Simulator<S: SyncStrategy> {
         var link = links[c.index]
         let usable = transport == .stream ? link.isOpen : link.isUp
         guard usable else {
-            if link.device == .offline { monitor.requestWhileOffline(c, at: now) }
+            if link.device == .offline {
+                if let x = export { x.request(c, at: now) }
+                monitor.requestWhileOffline(c, at: now)
+            }
             lose(c, id, upward: true, transport == .stream ? "no open connection" : "link down")
             return
         }
@@ -554,6 +570,7 @@ public struct Simulator<S: SyncStrategy> {
                                   "server applies tx \(tx.txID) from \(tx.origin)\(ws): " + tx.ops.map(\.description).joined(separator: "; "))
                 }
                 let d = server.data
+                if let x = export { x.applied(tx, data: d, at: now) }
                 monitor.applied(tx, data: d, at: now)
                 if case .client(let oc) = tx.origin, armedCrash[oc.index] == .commitUnknown {
                     armedCrash[oc.index] = nil
@@ -562,6 +579,7 @@ public struct Simulator<S: SyncStrategy> {
                     if recorder.keepsLines { recorder.line(now, .network, client: oc, label: "commit unknown", "the server crashes after applying tx \(tx.txID) from \(oc), before acknowledging it") }
                 }
             case .refused(let origin, let writes, let reason):
+                if let x = export { x.refused(origin, writes, reason: reason, at: now) }
                 monitor.refused(origin, writes)
                 recorder.begin(now, 0x51); recorder.hasher.combine(reason)
                 if recorder.keepsLines {
@@ -625,6 +643,7 @@ public struct Simulator<S: SyncStrategy> {
         recorder.begin(now, 0x60); recorder.hasher.combine(c.index)
         if link.device == .offline {
             _history.recordConnectWhileOffline(c, at: now)
+            if let x = export { x.connect(c, at: now) }
             monitor.connectWhileOffline(c, at: now)
         }
         if recorder.keepsLines { recorder.line(now, .connect, client: c, label: "connect", "\(c) opens a connection") }
@@ -680,6 +699,7 @@ public struct Simulator<S: SyncStrategy> {
         guard link.device != d else { return }
         let hadConnection = link.connection != .none
         link.device = d
+        if let x = export { x.device(c, online: d == .online, at: now) }
         recorder.begin(now, 0x61); recorder.hasher.combine(c.index); recorder.hasher.combine(d == .online)
         if recorder.keepsLines {
             recorder.line(now, .network, client: c, label: d == .online ? "online" : "offline",
@@ -700,6 +720,7 @@ public struct Simulator<S: SyncStrategy> {
         guard link.reachable != r else { return }
         let hadConnection = link.connection != .none
         link.reachable = r
+        if let x = export { x.reachable(c, r, at: now) }
         recorder.begin(now, 0x62); recorder.hasher.combine(c.index); recorder.hasher.combine(r)
         if recorder.keepsLines {
             recorder.line(now, .network, client: c, label: r ? "reachable" : "unreachable",
@@ -731,12 +752,14 @@ public struct Simulator<S: SyncStrategy> {
             clientInput(c, .user(.subscribe(s, q)))
         }
         _history.recordRestart(c, at: now, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites)
+        if let x = export { x.restart(c, at: now, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites) }
     }
 
     @inlinable
     mutating func heal() {
         healed = true
         _history.setHealTime(now)
+        if let x = export { x.heal(at: now) }
         net.heal()
         recorder.begin(now, 0x70)
         if recorder.keepsLines { recorder.line(now, .heal, client: nil, label: "heal", "heal: every client online and reachable, faults off") }
@@ -773,7 +796,9 @@ public struct Simulator<S: SyncStrategy> {
             return
         }
         if now - _history.healTime >= options.settleLimitMs {
-            monitor.liveness(at: now, "the run did not settle within \(options.settleLimitMs) ms of virtual time after heal")
+            let why = "the run did not settle within \(options.settleLimitMs) ms of virtual time after heal"
+            if let x = export { x.unsettled(why, at: now) }
+            monitor.liveness(at: now, why)
             finished = true
             return
         }
@@ -789,6 +814,19 @@ public struct Simulator<S: SyncStrategy> {
         body(&m, self)
         swap(&m, &monitor)
         monitorStandIn = m
+    }
+
+    /// Writes this run, as it happens, as a history (`HistoryRecorder`'s format; one line per
+    /// call of `sink`, header first) that `syncsim check` judges with the same oracles. Call
+    /// before `run()`. Changes nothing about the run: not its events, trace hash or verdicts.
+    @inlinable
+    public mutating func exportHistory(to sink: @escaping (String) -> Void) {
+        let header = HistoryHeader(schema: schedule.schema, clients: options.clients, queueCap: options.queueCap,
+                                   persistence: options.persistence, skews: (0..<options.clients).map { options.skew(of: ClientID($0)) },
+                                   arbitration: strategy.info.arbitration,
+                                   contract: strategy.info.contract.union(strategy.info.conditionalContract.filter { $0.condition.holds(in: options) }.map(\.invariant)).sorted(),
+                                   strategy: strategy.info.name, initial: server.data)
+        export = SimulationExport(header: header, sink: sink)
     }
 
     // MARK: - Observations for oracles

@@ -249,6 +249,8 @@ extension JSONReader {
         mutating func object(depth: Int) throws -> JSONNode.Value {
             advance() // {
             var members: [JSONMember] = []
+            // Duplicate keys: a linear search while the object is small (the usual case), a
+            // table once it is not, so a hostile object of 100,000 keys stays linear.
             var seen: [String: JSONLocation] = [:]
             skipSpace()
             if i < bytes.count, bytes[i] == UInt8(ascii: "}") { advance(); return .object([]) }
@@ -262,12 +264,19 @@ extension JSONReader {
                 }
                 let keyAt = here
                 let key = try string()
-                if let first = seen[key] {
+                let first: JSONLocation?
+                if members.count < 16 {
+                    first = members.first { $0.key == key }?.keyLocation
+                } else {
+                    if seen.isEmpty { for m in members { seen[m.key] = m.keyLocation } }
+                    first = seen[key]
+                    seen[key] = keyAt
+                }
+                if let first {
                     path.append(.key(key))
                     defer { path.removeLast() }
                     throw fail("duplicate key '\(JSONText.clipped(key))' (first at \(first)); keep one", at: keyAt)
                 }
-                seen[key] = keyAt
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
                     throw fail("unexpected \(describeHere()) after key '\(JSONText.clipped(key))'; expected ':'")
@@ -329,6 +338,21 @@ extension JSONReader {
         mutating func string() throws -> String {
             let start = here
             advance() // "
+            // Fast path: a string without escapes or control characters (nearly every key and
+            // value) is validated and made in one step from its bytes, instead of byte by byte.
+            // (ASCII only: any byte sequence below 0x80 is valid UTF-8; others take the checked path.)
+            var j = i
+            while j < bytes.count {
+                let b = bytes[j]
+                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
+                j += 1
+            }
+            if j < bytes.count, bytes[j] == UInt8(ascii: "\"") {
+                let s = String(decoding: bytes[i..<j], as: UTF8.self)
+                column += j - i + 1
+                i = j + 1
+                return s
+            }
             var out: [UInt8] = []
             while true {
                 guard i < bytes.count else { throw fail("the file ends inside a string (opened at \(start)); close it with \"") }

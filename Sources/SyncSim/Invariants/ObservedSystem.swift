@@ -1,0 +1,49 @@
+/// What the oracles in `Monitor` read of the system they judge, besides the events they are fed:
+/// what each client shows per subscription and holds in its pending queue at the moment of the
+/// call, the server's data, the run's options, and the history so far.
+///
+/// Why a protocol: the same oracles judge a simulated run (`Simulator<S>` conforms, reading its
+/// machines in place) and a recorded history of a real system (`HistoryReplayer` conforms,
+/// answering from what the recording said last). There is one copy of the oracles; only how
+/// their inputs arrive differs. `@usableFromInline` so the `@inlinable` simulator can pass
+/// itself; the `Monitor` methods that take one stay compiled in SyncSim, generic over it, as they
+/// were generic over the strategy before.
+@usableFromInline
+protocol ObservedSystem {
+    /// Now, in the history's time (virtual milliseconds in a simulation).
+    var virtualTime: Int64 { get }
+    /// Everything recorded so far: intents, the server's log, what users were told, restarts.
+    var history: History { get }
+    var clientCount: Int { get }
+    /// The client's write-queue cap (`queueCapNoSilentDrop`).
+    var queueCap: Int { get }
+    /// Whether clients keep durable state across restarts (`cachedSubscriptionOffline`, stories).
+    var persistence: Bool { get }
+    /// The conflict rule the system declares: how "last writer" is ordered.
+    var arbitration: Arbitration { get }
+    /// How far a client's clock runs ahead of the server's (0 when unknown).
+    func skew(of c: ClientID) -> Int64
+    /// The app's open subscriptions on a client, in id order.
+    func subscriptions(of c: ClientID) -> [(SubscriptionID, Query)]
+    /// What subscription `s` of client `c` shows now; nil if it has shown nothing.
+    func shown(_ c: ClientID, _ s: SubscriptionID) -> QueryResult?
+    /// The client's pending (unacknowledged) writes now, in queue order.
+    func pendingWrites(of c: ClientID) -> [WriteID]
+    func pendingWriteCount(of c: ClientID) -> Int
+    /// Whether the client's device reports offline now.
+    func isOffline(_ c: ClientID) -> Bool
+    /// The server's data now.
+    var serverData: EntityStore { get }
+}
+
+extension Simulator: ObservedSystem {
+    @inlinable var queueCap: Int { options.queueCap }
+    @inlinable var persistence: Bool { options.persistence }
+    @inlinable var arbitration: Arbitration { strategy.info.arbitration }
+    @inlinable func skew(of c: ClientID) -> Int64 { options.skew(of: c) }
+    // Read in place (`clients[i].x`), never through `client(_:)`, which copies the machine.
+    @inlinable func shown(_ c: ClientID, _ s: SubscriptionID) -> QueryResult? { clients[c.index].result(of: s) }
+    @inlinable func pendingWrites(of c: ClientID) -> [WriteID] { clients[c.index].pendingWrites }
+    @inlinable func pendingWriteCount(of c: ClientID) -> Int { clients[c.index].pendingWriteCount }
+    @inlinable func isOffline(_ c: ClientID) -> Bool { links[c.index].device == .offline }
+}
