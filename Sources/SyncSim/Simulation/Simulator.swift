@@ -728,7 +728,10 @@ public struct Simulator<S: SyncStrategy> {
         clientInput(c, .network(link.device))
         for (s, q) in activeSubs[c.index] {
             recorder.begin(now, 0x64); recorder.hasher.combine(s.raw)
+            // Judged as the user's subscribe is (cachedSubscriptionOffline at relaunch).
+            withMonitor { $0.beforeCommand(c, .subscribe(s, q), $1) }
             clientInput(c, .user(.subscribe(s, q)))
+            withMonitor { $0.afterCommand(c, .subscribe(s, q), $1) }
         }
         _history.recordRestart(c, at: now, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites)
     }
