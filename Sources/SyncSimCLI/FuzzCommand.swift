@@ -29,6 +29,9 @@ struct FuzzCommand: Command {
           --no-swarm            uniform mix instead of swarm testing
           --clients N, --actions N   as for '\(tool) run' (default: drawn per seed, 60 actions)
           --quiet               no progress lines
+          --baseline NAME       differential mode: report only the violations a strategy shows on a
+                                seed where NAME (run on the same schedule) does not violate that
+                                invariant, and shrink them while NAME still passes it
 
         EXIT CODES: 0 every strategy met its contract (a known-bad strategy failing an invariant it
         does not claim is expected and reported, not an error), 1 a contract violation, 2 bad input,
@@ -58,6 +61,7 @@ struct FuzzCommand: Command {
         let clients = try args.int("--clients", in: FuzzConfiguration.clientsRange)
         let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange) ?? 60
         let quiet = args.flag("--quiet")
+        let baselineName = try args.value("--baseline")
         try args.finish()
 
         let strategies = try ctx.strategies(named: names, option: "--strategy")
@@ -76,6 +80,8 @@ struct FuzzCommand: Command {
             seeds: seeds, shard: try shardArg.map { try OptionValues.shard($0) }, jobs: jobs, timeBudgetSeconds: budget,
             stopOnFirstContractViolation: stopOnFirst, shrink: !noShrink,
             generator: .init(clients: clients, actions: actions, swarm: !noSwarm), commandPrefix: ctx.commands.prefix)
+        if baselineName == "all" { throw UsageError("--baseline names one strategy, not 'all'") }
+        if let baselineName { configuration.baseline = try ctx.strategies(named: [baselineName], option: "--baseline").first }
         var driver: FuzzDriver
         do {
             driver = try FuzzDriver(strategies: strategies, configuration: configuration)
