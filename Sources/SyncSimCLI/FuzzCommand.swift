@@ -39,6 +39,9 @@ struct FuzzCommand: Command {
           --no-swarm            uniform mix instead of swarm testing
           --clients N, --actions N   as for '\(tool) run' (default: drawn per seed, 60 actions)
           --quiet               no progress lines
+          --baseline NAME       differential mode: report only the violations a strategy shows on a
+                                seed where NAME (run on the same schedule) does not violate that
+                                invariant, and shrink them while NAME still passes it
 
         EXIT CODES: 0 every strategy met its contract (a known-bad strategy failing an invariant it
         does not claim is expected and reported, not an error), 1 a contract violation, 2 bad input,
@@ -73,6 +76,7 @@ struct FuzzCommand: Command {
         let noFailures = args.flag("--no-failures")
         let saveFailures = args.flag("--save-failures")
         let explainRuns = try args.int("--explain-runs", in: 0...ExplainBudget.maxRunsRange.upperBound)
+        let baselineName = try args.value("--baseline")
         try args.finish()
         if failuresArg != nil && noFailures { throw UsageError("use either --failures DIR or --no-failures, not both") }
         if saveFailures && noFailures { throw UsageError("--save-failures writes into the failures folder; it cannot go with --no-failures") }
@@ -123,6 +127,8 @@ struct FuzzCommand: Command {
         configuration.failureDatabase = database
         configuration.saveNewFailures = saveFailures
         if let explainRuns { configuration.explainMaxRuns = explainRuns }
+        if baselineName == "all" { throw UsageError("--baseline names one strategy, not 'all'") }
+        if let baselineName { configuration.baseline = try ctx.strategies(named: [baselineName], option: "--baseline").first }
         var driver: FuzzDriver
         do {
             driver = try FuzzDriver(strategies: strategies, configuration: configuration)

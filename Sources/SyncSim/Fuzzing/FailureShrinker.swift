@@ -40,10 +40,18 @@ struct FailureShrinker: Sendable {
         }
         let stopped = StopFlag()
         let halt = self.halt
+        // Differential mode: a candidate counts only while the baseline still passes the invariant.
+        var basePasses: (@Sendable (Schedule) -> Bool)?
+        if let b = configuration.baseline, b.name != strategy.name {
+            basePasses = { candidate in
+                guard let r = try? b.run(candidate, seed: seed), !r.interrupted else { return false }
+                return !r.violations.contains { $0.invariant == invariant }
+            }
+        }
         let outcome = strategy.shrink(schedule, seed: seed, invariant: invariant, maxRuns: configuration.shrinkMaxRuns, shouldStop: {
             if halt.shouldStop() { stopped.set(); return true }
             return false
-        })
+        }, alsoRequires: basePasses)
         // One more run of the shrunk schedule for its story (the shrinker ran it without one).
         guard let outcome, let shrunk = try? strategy.run(outcome.schedule, seed: seed, trace: .full), !shrunk.interrupted,
               let v = shrunk.violations.first(where: { $0.invariant == invariant }) else {

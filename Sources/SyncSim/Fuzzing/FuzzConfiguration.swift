@@ -45,6 +45,11 @@ public struct FuzzConfiguration: Sendable {
     /// Monotonic seconds for the time budget and timing. Tests may substitute a fake clock;
     /// simulations never see it.
     public var clock: @Sendable () -> Double
+    /// Differential mode: every run of a strategy is compared with this strategy's run of the
+    /// same schedule and seed, and keeps only the violations of invariants the baseline did not
+    /// violate there (what a change to an engine broke); failures are shrunk while the baseline
+    /// still passes the invariant. Nil: each strategy is judged alone.
+    public var baseline: AnyStrategy?
 
     public init(seeds: SeedRange = SeedRange(0..<200), shard: Shard? = nil, jobs: Int = FuzzConfiguration.defaultJobs,
                 timeBudgetSeconds: Double? = nil, stopOnFirstContractViolation: Bool = false, shrink: Bool = true,

@@ -80,6 +80,7 @@ public struct FuzzDriver: Sendable {
         // Runs, in plan order: index i is seed position i / n, strategy i % n.
         let strategies = self.strategies, plan = self.plan, n = strategies.count
         let stopOnFirst = configuration.stopOnFirstContractViolation
+        let baseline = configuration.baseline
         let stop = StopFlag()
         var outcomes = ParallelRunner.prefix(totalRuns, jobs: configuration.jobs, shouldStop: { stop.isSet || halt.shouldStop() }) { i in
             let seed = plan.seed(at: UInt64(i / n))
@@ -87,8 +88,14 @@ public struct FuzzDriver: Sendable {
             // Generated inside the job (cheap next to a run), so nothing is planned up front.
             let schedule = strategy.schedule(seed: seed, generatorConfig)
             do {
-                let r = try RunStop.$current.withValue(halt) { try strategy.run(schedule, seed: seed) }
+                var r = try RunStop.$current.withValue(halt) { try strategy.run(schedule, seed: seed) }
                 if r.interrupted { return RunOutcome.unfinished }
+                if let b = baseline, b.name != strategy.name, !r.violations.isEmpty {
+                    // Differential: only what the baseline does not also violate on this schedule.
+                    let base = try RunStop.$current.withValue(halt) { try b.run(schedule, seed: seed) }
+                    if base.interrupted { return RunOutcome.unfinished }
+                    r.violations.removeAll { v in base.violations.contains { $0.invariant == v.invariant } }
+                }
                 let broken = r.violations.contains { strategy.info.claims($0.invariant, under: schedule.options) }
                 if broken && stopOnFirst { stop.set() }
                 let record = RunRecord(r, schedule: schedule)

@@ -86,9 +86,9 @@ public struct InvariantCatalog: Sendable {
         case .convergence:
             return "after heal, every subscription shows exactly the server's answer to its query, and no write is left pending (except ones the user was told were rejected)"
         case .disjointFieldMerge:
-            return "concurrent edits of different fields of one entity all survive: no field is overwritten by a write that targeted other fields"
+            return "concurrent edits of different fields of one entity all survive: no field or link is overwritten by a write that targeted other fields"
         case .lwwConvergence:
-            return "each field ends at the value of the last write in the strategy's declared arbitration order (server arrival, client timestamp or HLC), computed by the oracle"
+            return "each field and each link ends at the value of the last write in the strategy's declared arbitration order (server arrival, client timestamp, or HLC with causality), computed by the oracle"
         case .noGhostDeletion:
             return "the server deletes an entity only if a user or the server-side writer asked to delete it"
         case .noResurrection:

@@ -130,12 +130,20 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
     /// Concurrent edits of different fields of one entity all survive: a field's final value is
     /// never the work of a transaction whose user intents targeted *other* fields (a full-entity
     /// snapshot re-writing a stale value), unless a later write to the same field or a delete
-    /// superseded it. Computed from the users' intents and the server's transaction log.
+    /// superseded it. Links too: a link's final target is never the work of a transaction that
+    /// did not target that link (a whole-entity save re-asserting a stale link). Computed from
+    /// the users' intents and the server's transaction log.
     public static let disjointFieldMerge = InvariantID(trusted: "disjointFieldMerge", rank: 1)
-    /// For each (entity, field), the final value is the value of the last write in the
-    /// strategy's declared arbitration order — server arrival (the last applied transaction),
-    /// client timestamp (the latest device clock) or hybrid logical clock (no write made so much
-    /// later that its clock must exceed the winner's may lose) — computed by the oracle.
+    /// For each (entity, field) and each link register — a cardinality-one link of an entity,
+    /// or one (entity, has-many link, target) — the final value is the value of the last write
+    /// in the strategy's declared arbitration order — server arrival (the last applied
+    /// transaction), client timestamp (the latest device clock) or hybrid logical clock (no write
+    /// made causally after the winner — by the same writer, after its writer was shown a server
+    /// version at or after the winner's transaction, or an admin write made once the server had
+    /// applied it — and none made so much later that its clock must exceed the winner's, may
+    /// lose) — computed by the oracle from the intents and the server's log. An unlink clears a
+    /// link only if it still names the target, so an empty link is also accepted when an unlink
+    /// may win, or when the entity or the winner's target was deleted on the server.
     public static let lwwConvergence = InvariantID(trusted: "lwwConvergence", rank: 2)
     /// The server deletes an entity only if a user or the server-side writer asked to delete it,
     /// in that very transaction: a delete in the transaction log is a ghost deletion unless one

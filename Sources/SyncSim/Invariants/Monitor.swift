@@ -76,6 +76,10 @@ struct Monitor: Sendable {
     /// The first refusal of each write by the server: the log position at that moment.
     var refusals: [(at: Int32, origin: Origin, writes: [WriteID])] = []
     var refusedOnce = Set<WriteID>()
+    /// Per intent: the server log's length when it was made; per (intent, key): the writer's
+    /// floor then (`Monitor+Causality.swift`).
+    var logAtIntent: [Int32] = []
+    var floorAtIntent: [UInt64: Int32] = [:]
 
     /// An empty monitor to swap in while the real one is lent out.
     @usableFromInline static let placeholder = Monitor(clients: 0, schema: .default)
@@ -115,6 +119,7 @@ struct Monitor: Sendable {
         let i = intentCount
         intentCount += 1
         Self.set(&intentOfWrite, w.id, i)
+        noteObserved(intent: i, w, client: client)
         for op in w.ops {
             switch op {
             case .delete:
@@ -175,14 +180,18 @@ struct Monitor: Sendable {
                 }
                 if !asked && !ghostReported.contains(e) {
                     ghostReported.insert(e)
-                    report(Violation(.noGhostDeletion, at: time, entity: e,
-                                     "the server deleted \(EntityRef(e, op.namespace(in: schema))) (tx \(tx.txID) from \(tx.origin)) but nobody asked to delete it"))
+                    var v = Violation(.noGhostDeletion, at: time, entity: e,
+                                      "the server deleted \(EntityRef(e, op.namespace(in: schema))) (tx \(tx.txID) from \(tx.origin)) but nobody asked to delete it")
+                    v.culprit = Self.culprit(tx.origin, op)
+                    report(v)
                 }
                 deletedOnServer.insert(e)
             } else if deletedOnServer.contains(e), data.contains(e), !resurrectionReported.contains(e) {
                 resurrectionReported.insert(e)
-                report(Violation(.noResurrection, at: time, entity: e,
-                                 "\(EntityRef(e, op.namespace(in: schema))) exists again after its deletion was applied (tx \(tx.txID) from \(tx.origin): \(op))"))
+                var v = Violation(.noResurrection, at: time, entity: e,
+                                  "\(EntityRef(e, op.namespace(in: schema))) exists again after its deletion was applied (tx \(tx.txID) from \(tx.origin): \(op))")
+                v.culprit = Self.culprit(tx.origin, op)
+                report(v)
             }
         }
     }
@@ -206,8 +215,10 @@ struct Monitor: Sendable {
             let rejectedNow = toldDuringCommand.contains { if case .writeRejected(w.id, _) = $0 { return true } else { return false } }
             checkReadYourWrites(c, w, sim, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t)
             checkNested(c, w, rejectedNow: rejectedNow, at: t)
+            if schema.linkCount > 0 { checkNestedLinks(c, w, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t) }
             checkQueueCap(c, w, sim, cap: sim.queueCap, rejectedNow: rejectedNow, at: t)
         case .queryOnce(let r, _):
+            checkQueryOnceFresh(c, r, unreachable: sim.isUnreachable(c), at: t)
             guard sim.isOffline(c) else { break }
             let failed = toldDuringCommand.contains { if case .queryOnceFailed(r, true, _) = $0 { return true } else { return false } }
             let answered = toldDuringCommand.contains { if case .queryOnceResult(r) = $0 { return true } else { return false } }
@@ -222,6 +233,8 @@ struct Monitor: Sendable {
             if !yielded {
                 report(Violation(.cachedSubscriptionOffline, at: t, client: c,
                                  "\(s) (\(q)) yielded nothing while \(c) was offline, though a result for it was cached"))
+            } else {
+                checkCachedYieldShows(c, s, q, shown: sim.shown(c, s), at: t)
             }
         default: break
         }
@@ -327,6 +340,7 @@ struct Monitor: Sendable {
             }
         }
         finishFieldOrder(sim, data: data, rejected: rejected, at: t)
+        finishLinkOrder(sim, data: data, at: t)
         let maxSkew = max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)
         finishTyping(h, data: data, rejected: rejected, arbitration: sim.arbitration, maxSkew: maxSkew, at: t)
         finishToldOutcome(h, at: t)
@@ -409,25 +423,9 @@ struct Monitor: Sendable {
             for f in schema.fields(of: rec.namespace) {
                 let k = key(id, f)
                 guard let cands = candidates[k], !cands.isEmpty, let final = rec[f] else { continue }
-                var acceptable: [(History.Intent, FieldValue)] = []
-                switch arbitration {
-                case .serverArrival:
-                    // Writes carried by one transaction (coalesced) tie on arrival: the one made
-                    // last wins, as the transaction applies them in the order they were made.
-                    // (Write ids say nothing about that order: a strategy or a schedule may
-                    // number writes in any order.)
-                    let best = cands.max { ($0.tx, $0.made) < ($1.tx, $1.made) }!
-                    acceptable = [(best.intent, best.value)]
-                case .clientTimestamp:
-                    let top = cands.map(\.intent.clientTime).max()!
-                    acceptable = cands.filter { $0.intent.clientTime == top }.map { ($0.intent, $0.value) }
-                case .hybridLogicalClock:
-                    // W may win only if no candidate was made so much later that its clock must
-                    // exceed any clock W could have carried (W's time plus the largest skew).
-                    acceptable = cands.filter { w in
-                        !cands.contains { i in i.intent.time + skew(i.intent.origin) > w.intent.time + max(maxSkew, skew(w.intent.origin)) }
-                    }.map { ($0.intent, $0.value) }
-                }
+                let wins = mayWin(cands.map { Contender(intent: Int32($0.made), tx: Int32($0.tx)) }, key: k, h,
+                                  arbitration: arbitration, skew: skew, maxSkew: maxSkew)
+                let acceptable = cands.indices.filter { wins[$0] }.map { (cands[$0].intent, cands[$0].value) }
                 if acceptable.contains(where: { $0.1 == final }) { continue }
                 let ref = EntityRef(id, rec.namespace)
                 let want = acceptable.map { "\($0.1) (\($0.0.write.id) by \($0.0.origin))" }.joined(separator: " or ")

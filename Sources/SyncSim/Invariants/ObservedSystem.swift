@@ -32,6 +32,8 @@ protocol ObservedSystem {
     func pendingWriteCount(of c: ClientID) -> Int
     /// Whether the client's device reports offline now.
     func isOffline(_ c: ClientID) -> Bool
+    /// Whether the device reports online but cannot reach the server now.
+    func isUnreachable(_ c: ClientID) -> Bool
     /// The server's data now.
     var serverData: EntityStore { get }
 }
@@ -46,4 +48,5 @@ extension Simulator: ObservedSystem {
     @inlinable func pendingWrites(of c: ClientID) -> [WriteID] { clients[c.index].pendingWrites }
     @inlinable func pendingWriteCount(of c: ClientID) -> Int { clients[c.index].pendingWriteCount }
     @inlinable func isOffline(_ c: ClientID) -> Bool { links[c.index].device == .offline }
+    @inlinable func isUnreachable(_ c: ClientID) -> Bool { links[c.index].device == .online && !links[c.index].reachable }
 }

@@ -6,6 +6,10 @@ public struct Violation: Hashable, Sendable, Comparable, CustomStringConvertible
     public var client: ClientID?
     public var entity: EntityID?
     public var explanation: String
+    /// What did it, for invariants an offending transaction breaks: its origin and the kind of
+    /// step (`admin update`, `client B delete`…). The shrinker keeps it stable, so a shrunk
+    /// schedule fails for the same reason, not only the same invariant. Nil when none applies.
+    public var culprit: String?
 
     public init(_ invariant: InvariantID, at time: Int64, client: ClientID? = nil, entity: EntityID? = nil, _ explanation: String) {
         self.invariant = invariant

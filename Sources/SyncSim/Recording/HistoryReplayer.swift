@@ -40,6 +40,7 @@ struct HistoryReplayer {
         func pendingWrites(of c: ClientID) -> [WriteID] { pending[c.index] }
         func pendingWriteCount(of c: ClientID) -> Int { pending[c.index].count }
         func isOffline(_ c: ClientID) -> Bool { offline[c.index] }
+        func isUnreachable(_ c: ClientID) -> Bool { !offline[c.index] && unreachable[c.index] }
     }
 
     /// Which kinds of facts the history had: an oracle whose inputs were never recorded is

@@ -35,6 +35,9 @@ public struct AnyStrategy: Sendable {
         @usableFromInline var shouldStop: @Sendable () -> Bool
         @usableFromInline var onProgress: ((Shrinker.Progress) -> Void)?
         @usableFromInline var invariants: [CustomInvariant]
+        /// Another condition a candidate must meet to count as failing (differential mode: the
+        /// baseline still passes it).
+        @usableFromInline var alsoRequires: (@Sendable (Schedule) -> Bool)? = nil
 
         @usableFromInline init(schedule: Schedule, seed: UInt64, invariant: InvariantID, maxRuns: Int,
                                shouldStop: @escaping @Sendable () -> Bool, onProgress: ((Shrinker.Progress) -> Void)?,
@@ -138,9 +141,12 @@ public struct AnyStrategy: Sendable {
     /// (or the stop came before the first run).
     public func shrink(_ schedule: Schedule, seed: UInt64, invariant: InvariantID, maxRuns: Int = 5_000,
                        shouldStop: @escaping @Sendable () -> Bool = { false },
-                       onProgress: ((Shrinker.Progress) -> Void)? = nil) -> Shrinker.Outcome? {
-        shrinker(ShrinkRequest(schedule: schedule, seed: seed, invariant: invariant, maxRuns: maxRuns,
-                               shouldStop: shouldStop, onProgress: onProgress, invariants: invariants))
+                       onProgress: ((Shrinker.Progress) -> Void)? = nil,
+                       alsoRequires: (@Sendable (Schedule) -> Bool)? = nil) -> Shrinker.Outcome? {
+        var request = ShrinkRequest(schedule: schedule, seed: seed, invariant: invariant, maxRuns: maxRuns,
+                                    shouldStop: shouldStop, onProgress: onProgress, invariants: invariants)
+        request.alsoRequires = alsoRequires
+        return shrinker(request)
     }
 
     /// The shrink loop for a concrete strategy type.
@@ -160,7 +166,10 @@ public struct AnyStrategy: Sendable {
                 found.stopped = true
                 return nil
             }
-            let violations = result.violations
+            var violations = result.violations
+            if let also = request.alsoRequires, violations.contains(where: { $0.invariant == invariant }), !also(candidate) {
+                violations.removeAll { $0.invariant == invariant }
+            }
             if let hit = violations.first(where: { $0.invariant == invariant }) { found.record(candidate, hit) }
             return violations
         }, onProgress: request.onProgress)

@@ -7,7 +7,13 @@
 ///  3. drop clients no action needs, renumbering the rest;
 ///  4. turn faults off: drop/duplicate/delay rates to zero, clock skews to zero, latency fixed;
 ///  5. pull times earlier: close gaps between actions;
-///  6. simplify values: shorter strings, zeros, fewer fields, simpler queries.
+///  6. simplify values: shorter strings, zeros, fewer fields, simpler queries, simpler crash
+///     points (a plain restart, then afterSend, then duringApply, then commitUnknown).
+///
+/// A candidate counts only if it fails for the same reason: the same invariant and, where the
+/// oracle names one, the same culprit (`Violation.culprit`: an admin upsert stays an admin
+/// upsert, never becomes a client delete), and only if it adds no causally impossible action (a
+/// client editing, deleting or linking an entity nothing created before it).
 ///
 /// Deterministic: candidates are tried in a fixed order and the simulation is deterministic, so
 /// the same input always gives the same minimal schedule.
@@ -60,20 +66,64 @@ public struct Shrinker {
         }, onProgress: onProgress)
     }
 
+    /// The culprit of the original failure (`Violation.culprit`): a candidate counts as failing
+    /// only if it fails with the same culprit (the same reason, not only the same invariant).
+    /// Set from the first run when `keepsCulprit`.
+    public private(set) var culprit: String?
+    /// Keep the culprit stable (default). Off: any violation of the invariant will do.
+    public var keepsCulprit = true
+    /// Actions of the original schedule that no user could have made (see `impossibleActions`):
+    /// a candidate may keep those, never add others.
+    var allowedImpossible = Set<String>()
+
     mutating func fails(_ s: Schedule) -> Bool {
         guard !done else { return false }
+        // Causally impossible candidates are refused before they cost a run.
+        if !Self.impossibleActions(s).isSubset(of: allowedImpossible) { return false }
         guard runs < maxRuns, !shouldStop() else {
             done = true
             return false
         }
         runs += 1
         guard let v = run(s) else { return false }
-        return v.contains { $0.invariant == invariant }
+        return v.contains { matches($0) }
+    }
+
+    func matches(_ v: Violation) -> Bool { v.invariant == invariant && (culprit == nil || v.culprit == culprit) }
+
+    /// Client actions on an entity the client cannot have seen: an edit, delete, link (either
+    /// end) or typing of an entity that neither the initial data nor an earlier action (a
+    /// create, an admin create or upsert) brought into existence. Named by kind and entity (not
+    /// client, which dropping a client renumbers).
+    static func impossibleActions(_ s: Schedule) -> Set<String> {
+        var known = Set(s.initial.map(\.entity))
+        var out = Set<String>()
+        let order = s.actions.indices.sorted { (s.actions[$0].at, $0) < (s.actions[$1].at, $1) }
+        for i in order {
+            switch s.actions[i].action {
+            case .create(_, let e, _, _), .serverCreate(let e, _, _), .serverUpdate(let e, _): known.insert(e)
+            case .update(_, let e, _): if !known.contains(e) { out.insert("update \(e.raw)") }
+            case .delete(_, let e): if !known.contains(e) { out.insert("delete \(e.raw)") }
+            case .type(_, let e, _, _, _): if !known.contains(e) { out.insert("type \(e.raw)") }
+            case .link(_, let e, _, let t), .unlink(_, let e, _, let t):
+                if !known.contains(e) { out.insert("link \(e.raw)") }
+                if !known.contains(t) { out.insert("link to \(t.raw)") }
+            default: break
+            }
+        }
+        return out
     }
 
     /// Shrinks `schedule`, which must fail with the target invariant (nil if it does not).
     public mutating func shrink(_ schedule: Schedule) -> Outcome? {
+        allowedImpossible = Self.impossibleActions(schedule)
+        culprit = nil
         guard fails(schedule) else { return nil }
+        if keepsCulprit {
+            // The first violation of the invariant names the reason the shrunk schedule keeps.
+            culprit = run(schedule)?.first { $0.invariant == invariant }?.culprit
+            runs += 1
+        }
         var best = schedule
         var changed = true
         while changed && !done {
@@ -87,7 +137,7 @@ public struct Shrinker {
                 }
             }
         }
-        let v = run(best)?.first { $0.invariant == invariant }
+        let v = run(best)?.first { matches($0) }
         return v.map { Outcome(schedule: best, violation: $0, runs: runs, originalActions: schedule.actions.count) }
     }
 
@@ -338,6 +388,10 @@ public struct Shrinker {
             return (v.isEmpty ? [] : [[]] + fewer(v)).map { .serverCreate(e, ns, $0) }
         case .serverUpdate(let e, let v):
             return fewer(v).filter { !$0.isEmpty }.map { .serverUpdate(e, $0) }
+        case .crash(let c, let p):
+            // Simplest first: a plain crash and relaunch now, then the earlier protocol points.
+            let order: [CrashPoint] = [.afterSend, .duringApply, .commitUnknown]
+            return [.restart(c)] + order.prefix { $0 != p }.map { .crash(c, $0) }
         case .subscribe(let c, let s, let q):
             var out: [Action] = []
             if q.include != nil { var x = q; x.include = nil; out.append(.subscribe(c, s, x)) }

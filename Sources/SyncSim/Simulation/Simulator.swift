@@ -56,6 +56,8 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline var disconnectNoticePending: [Bool]
     @usableFromInline var net: NetworkModel
     @usableFromInline var clientTimerGen: [[TimerID: UInt32]]
+    /// Each client's pending-queue size as the story last showed it (queue lines).
+    @usableFromInline var storyPending: [Int] = []
     @usableFromInline var serverTimerGen: [TimerID: UInt32] = [:]
     @usableFromInline var nextTimerGen: UInt32 = 0
     /// Story only (filled when lines are kept): each timer setting's duration, by generation, so
@@ -132,7 +134,10 @@ public struct Simulator<S: SyncStrategy> {
         recorder = TraceRecorder(mode: trace)
         monitor = Monitor(clients: n, schema: schedule.schema)
         _history.setRecordsObservations(observe)
-        server = strategy.makeServer(ServerContext(schema: schedule.schema, clientCount: n, random: root.fork(.server), options: options.strategy))
+        storyPending = Array(repeating: 0, count: n)
+        var serverContext = ServerContext(schema: schedule.schema, clientCount: n, random: root.fork(.server), options: options.strategy)
+        serverContext.tracesNotes = recorder.keepsLines
+        server = strategy.makeServer(serverContext)
         for i in 0..<n { clients.append(strategy.makeClient(clientContext(ClientID(i)), restoring: nil)) }
         Schema.$describing.withValue(schedule.schema) { seedInitialData() }
         monitor.noteInitialData(server.data)
@@ -145,8 +150,10 @@ public struct Simulator<S: SyncStrategy> {
     func clientContext(_ c: ClientID) -> ClientContext {
         let inc = incarnation[c.index]
         let r = inc == 0 ? root.fork(.client(c.index)) : root.fork(.clientRestart(client: c.index, incarnation: inc))
-        return ClientContext(id: c, schema: schedule.schema, clientCount: options.clients, persistence: options.persistence,
-                             queueCap: options.queueCap, random: r, incarnation: inc, options: options.strategy)
+        var context = ClientContext(id: c, schema: schedule.schema, clientCount: options.clients, persistence: options.persistence,
+                                    queueCap: options.queueCap, random: r, incarnation: inc, options: options.strategy)
+        context.tracesNotes = recorder.keepsLines
+        return context
     }
 
     /// Initial server data goes in as admin writes at time 0, before anything else: the server
@@ -360,7 +367,10 @@ public struct Simulator<S: SyncStrategy> {
 
     @inlinable
     mutating func drainClient(_ c: ClientID) {
-        if cOut.isEmpty { return }
+        if cOut.isEmpty {
+            if recorder.keepsLines { storyQueue(c, withClient(c) { $0.pendingWriteCount }) }
+            return
+        }
         var effects = cSpare
         cSpare = []
         cOut.swapEffects(&effects)
@@ -400,15 +410,26 @@ public struct Simulator<S: SyncStrategy> {
                 durable[c.index] = withClient(c) { $0.durableState }
             case .event(let ev):
                 recordEvent(c, ev)
+            case .note(let text):
+                if recorder.keepsLines { recorder.line(now, .event, client: c, label: "note", "\(c) notes: \(text)") }
             }
         }
         let pending = withClient(c) { $0.pendingWriteCount }
+        if recorder.keepsLines { storyQueue(c, pending) }
         _history.notePendingWrites(pending)
         if let x = export { x.pending(c, count: pending, self) }
         monitor.pending(c, count: pending, at: now)
         // Relaunch here, not through the event queue: nothing may reach the dead process first.
         // (Re-entering through `restart` is safe: this step's buffer is no longer read.)
         if dead { restart(c) }
+    }
+
+    /// A queue change as a story line (story only: never hashed; only when the run keeps lines).
+    @inlinable
+    mutating func storyQueue(_ c: ClientID, _ pending: Int) {
+        guard pending != storyPending[c.index] else { return }
+        recorder.line(now, .event, client: c, label: "queue", "\(c)'s queue: \(pending) pending (was \(storyPending[c.index]))")
+        storyPending[c.index] = pending
     }
 
     /// Reads a client machine in place, through an exclusive access. A plain read of
@@ -589,6 +610,8 @@ public struct Simulator<S: SyncStrategy> {
             case .invalidInput(let s):
                 recorder.begin(now, 0x52); recorder.hasher.combine(s)
                 if recorder.keepsLines { recorder.line(now, .refused, client: nil, label: "invalid", "server reports invalid input: \(s)") }
+            case .note(let text):
+                if recorder.keepsLines { recorder.line(now, .event, client: nil, label: "note", "server notes: \(text)") }
             }
         }
         if let c = ackLostTo, transport == .stream, links[c.index].isOpen {
@@ -749,7 +772,10 @@ public struct Simulator<S: SyncStrategy> {
         clientInput(c, .network(link.device))
         for (s, q) in activeSubs[c.index] {
             recorder.begin(now, 0x64); recorder.hasher.combine(s.raw)
+            // Judged as the user's subscribe is (cachedSubscriptionOffline at relaunch).
+            withMonitor { $0.beforeCommand(c, .subscribe(s, q), $1) }
             clientInput(c, .user(.subscribe(s, q)))
+            withMonitor { $0.afterCommand(c, .subscribe(s, q), $1) }
         }
         _history.recordRestart(c, at: now, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites)
         if let x = export { x.restart(c, at: now, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites) }

@@ -32,6 +32,11 @@ public enum ClientEffect<Up: WireMessage>: Sendable, Hashable {
     /// The machine's durable state changed; the simulator stores `durableState` now.
     case persist
     case event(UserEvent)
+    /// A line for the run's story (why the machine did something: "backing off 4 s", "row
+    /// conflicts with the server's"). Story only: never part of the trace hash, and dropped
+    /// when the run keeps no story. Build the text only when `ClientContext.tracesNotes` is
+    /// true, so a note costs nothing in a fuzz run.
+    case note(String)
 }
 
 /// An input to the server machine.
@@ -85,6 +90,9 @@ public enum ServerEffect<Down: WireMessage>: Sendable, Hashable {
     /// A transaction the server refused (the client machine decides what the user is told).
     case refused(origin: Origin, writes: [WriteID], reason: String)
     case invalidInput(String)
+    /// A line for the run's story (see `ClientEffect.note`); build it only when
+    /// `ServerContext.tracesNotes` is true.
+    case note(String)
 }
 
 /// A reusable buffer of effects. Machines append; the simulator drains it after each input, so a

@@ -119,6 +119,9 @@ public struct ClientContext: Sendable {
     /// Restarts so far (0 for the first launch).
     public var incarnation: Int
     public var options: StrategyOptions
+    /// Whether the run keeps a story: only then are `.note` effects shown, so only then is it
+    /// worth building their text.
+    public var tracesNotes = false
 
     /// The memberwise initialiser, spelled out to be `@usableFromInline` (the simulator is `@inlinable`).
     @usableFromInline
@@ -141,6 +144,8 @@ public struct ServerContext: Sendable {
     public var clientCount: Int
     public var random: SimRandom
     public var options: StrategyOptions
+    /// Whether the run keeps a story (see `ClientContext.tracesNotes`).
+    public var tracesNotes = false
 
     /// The memberwise initialiser, spelled out to be `@usableFromInline` (the simulator is `@inlinable`).
     @usableFromInline

@@ -11,6 +11,14 @@ struct ViewBugInstant: SyncStrategy {
         case serverViewAfterReconnect
         /// Going offline re-shows each subscription's first server result (an old snapshot).
         case firstResultWhenOffline
+        /// A local link or unlink changes the views but makes no subscription yield.
+        case noYieldOnLink
+        /// queryOnce answers at once from the local view whenever the device is online, even
+        /// when the server cannot be reached.
+        case queryOnceFromLocal
+        /// After a relaunch, subscribing yields nothing until the server answers (the cache is
+        /// not read back).
+        case noCacheAfterRelaunch
     }
 
     var bug: Break
@@ -22,7 +30,8 @@ struct ViewBugInstant: SyncStrategy {
     var transport: Transport { .stream }
 
     func makeClient(_ context: ClientContext, restoring durable: InstantClient.Durable?) -> ViewBugClient {
-        ViewBugClient(inner: InstantClient(context: context, fullEntity: false, restoring: durable), bug: bug)
+        ViewBugClient(inner: InstantClient(context: context, fullEntity: false, restoring: durable), bug: bug,
+                      relaunched: context.incarnation > 0)
     }
 
     func makeServer(_ context: ServerContext) -> InstantServer { InstantServer(clients: context.clientCount) }
@@ -33,6 +42,7 @@ struct ViewBugClient: ClientMachine {
     typealias Down = InstantDown
     var inner: InstantClient
     let bug: ViewBugInstant.Break
+    var relaunched = false
     var reconnected = false
     var disconnectedOnce = false
     var offline = false
@@ -62,8 +72,27 @@ struct ViewBugClient: ClientMachine {
         case .connected: reconnected = disconnectedOnce
         default: break
         }
+        if case .network(let n) = input, bug != .firstResultWhenOffline { offline = n == .offline }
+        let before = out.count
         inner.handle(input, now: now, out: &out)
+        var dropYields = false
         switch (bug, input) {
+        case (.noYieldOnLink, .user(.write(let w))):
+            dropYields = w.ops.contains { if case .link = $0 { return true }; if case .unlink = $0 { return true }; return false }
+        case (.noCacheAfterRelaunch, .user(.subscribe)): dropYields = relaunched && offline
+        default: break
+        }
+        if dropYields {
+            let effects = out.effects
+            out.removeAll()
+            for (i, e) in effects.enumerated() {
+                if i >= before, case .event(.subscriptionYielded) = e { continue }
+                out(e)
+            }
+        }
+        switch (bug, input) {
+        case (.queryOnceFromLocal, .user(.queryOnce(let r, _))) where !offline:
+            out(.event(.queryOnceResult(r)))
         case (.serverViewAfterReconnect, .received(.addQueryOk(let k, _, _))) where reconnected && !k.isOnce:
             out(.event(.subscriptionYielded(SubscriptionID(UInt32(k.raw)), fromCache: false)))
         case (.rejectButKeep, .user(.write(let w))):
