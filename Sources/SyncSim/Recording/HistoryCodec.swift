@@ -162,50 +162,54 @@ enum HistoryCodec {
 
     typealias F = HistoryFields
 
-    static func namespace(_ n: JSONNode, _ path: String, _ schema: Schema) throws -> NamespaceID {
-        let s = try F.string(n, path)
+    static func namespace(_ n: JSONNode, _ path: @autoclosure () -> String, _ schema: Schema) throws -> NamespaceID {
+        let s = try F.string(n, path())
         guard let ns = schema.namespace(named: s) else {
-            throw F.fail(n, path, "unknown namespace '\(JSONText.clipped(s))'\(suggestion(s, schema.namespaceNames)); expected one of: \(schema.namespaceNames.joined(separator: ", "))")
+            throw F.fail(n, path(), "unknown namespace '\(JSONText.clipped(s))'\(suggestion(s, schema.namespaceNames)); expected one of: \(schema.namespaceNames.joined(separator: ", "))")
         }
         return ns
     }
 
-    static func link(_ n: JSONNode, _ path: String, _ schema: Schema) throws -> LinkID {
-        let s = try F.string(n, path)
+    static func link(_ n: JSONNode, _ path: @autoclosure () -> String, _ schema: Schema) throws -> LinkID {
+        let s = try F.string(n, path())
         guard let l = schema.link(named: s) else {
-            throw F.fail(n, path, "unknown link '\(JSONText.clipped(s))'\(suggestion(s, schema.allLinkNames)); expected one of: \(schema.allLinkNames.joined(separator: ", ").ifEmptyNone)")
+            throw F.fail(n, path(), "unknown link '\(JSONText.clipped(s))'\(suggestion(s, schema.allLinkNames)); expected one of: \(schema.allLinkNames.joined(separator: ", ").ifEmptyNone)")
         }
         return l
     }
 
-    static func value(_ n: JSONNode, _ path: String, kind: FieldKind) throws -> FieldValue {
+    static func value(_ n: JSONNode, _ path: @autoclosure () -> String, kind: FieldKind) throws -> FieldValue {
         switch (n.value, kind) {
-        case (.string, .string): return .string(try F.string(n, path))
+        case (.string, .string): return .string(try F.string(n, path()))
         case (.number, .int):
             let r = ScheduleLimits.intValues
-            return .int(Int(try F.int(n, path, Int64(r.lowerBound)...Int64(r.upperBound))))
+            return .int(Int(try F.int(n, path(), Int64(r.lowerBound)...Int64(r.upperBound))))
         case (.bool(let b), .bool): return .bool(b)
-        default: throw F.fail(n, path, "expected a \(kind) value")
+        default: throw F.fail(n, path(), "expected a \(kind) value")
         }
     }
 
     /// `{"title": "Te", "done": true}`: fields of `ns`, each of its declared type, in the file's order.
-    static func assignments(_ n: JSONNode, _ path: String, _ ns: NamespaceID, _ schema: Schema) throws -> [FieldAssignment] {
-        guard case .object(let ms) = n.value else { throw F.fail(n, path, "expected an object of field values") }
+    static func assignments(_ n: JSONNode, _ path: @autoclosure () -> String, _ ns: NamespaceID, _ schema: Schema) throws -> [FieldAssignment] {
+        guard case .object(let ms) = n.value else { throw F.fail(n, path(), "expected an object of field values") }
         var out: [FieldAssignment] = []
         for m in ms {
             guard let f = schema.field(named: m.key, in: ns) else {
                 let names = schema.fields(of: ns).map { schema.name(of: $0) }
-                throw HistoryFields.Failure(column: m.keyLocation.column, path: path + "." + JSONText.clipped(m.key, 40),
+                throw HistoryFields.Failure(column: m.keyLocation.column, path: path() + "." + JSONText.clipped(m.key, 40),
                                             message: "'\(JSONText.clipped(m.key))' is not a field of \(schema.name(of: ns))\(suggestion(m.key, names)); expected one of: \(names.joined(separator: ", ").ifEmptyNone)")
             }
-            out.append(FieldAssignment(f, try value(m.value, path + "." + m.key, kind: schema.kind(of: f))))
+            out.append(FieldAssignment(f, try value(m.value, path() + "." + m.key, kind: schema.kind(of: f))))
         }
         return out
     }
 
-    static func op(_ n: JSONNode, _ path: String, _ schema: Schema) throws -> Op {
-        let o = try F(n, path: path)
+    static func op(_ n: JSONNode, _ path: @autoclosure () -> String, _ schema: Schema) throws -> Op {
+        do { return try op(n, schema) } catch let f as F.Failure { throw f.under(path()) }
+    }
+
+    static func op(_ n: JSONNode, _ schema: Schema) throws -> Op {
+        let o = try F(n, path: "")
         let kind = try o.string("op")
         switch kind {
         case "create", "update":
@@ -232,8 +236,12 @@ enum HistoryCodec {
         try F.array(n, path).enumerated().map { try op($0.element, path + "[\($0.offset)]", schema) }
     }
 
-    static func record(_ n: JSONNode, _ path: String, _ schema: Schema) throws -> (EntityID, EntityRecord) {
-        let o = try F(n, path: path)
+    static func record(_ n: JSONNode, _ path: @autoclosure () -> String, _ schema: Schema) throws -> (EntityID, EntityRecord) {
+        do { return try record(n, schema) } catch let f as F.Failure { throw f.under(path()) }
+    }
+
+    static func record(_ n: JSONNode, _ schema: Schema) throws -> (EntityID, EntityRecord) {
+        let o = try F(n, path: "")
         try o.only(["entity", "namespace", "set", "links"])
         let e = try o.entity("entity")
         let ns = try namespace(try o.required("namespace"), o.sub("namespace"), schema)
@@ -244,18 +252,18 @@ enum HistoryCodec {
         if let ln = o.node("links") {
             guard case .object(let ms) = ln.value else { throw F.fail(ln, o.sub("links"), "expected an object of links") }
             for m in ms {
-                let p = o.sub("links") + "." + JSONText.clipped(m.key, 40)
+                func p() -> String { o.sub("links") + "." + JSONText.clipped(m.key, 40) }
                 guard let l = schema.link(named: m.key), schema.source(of: l) == ns else {
                     let names = schema.links(of: ns).map { schema.name(of: $0) }
-                    throw HistoryFields.Failure(column: m.keyLocation.column, path: p,
+                    throw HistoryFields.Failure(column: m.keyLocation.column, path: p(),
                                                 message: "'\(JSONText.clipped(m.key))' is not a link of \(schema.name(of: ns)); expected one of: \(names.joined(separator: ", ").ifEmptyNone)")
                 }
                 if schema.isMany(l) {
-                    for (i, t) in try F.array(m.value, p).enumerated() { r.setLink(l, to: try F.entity(t, p + "[\(i)]"), many: true) }
+                    for (i, t) in try F.array(m.value, p()).enumerated() { r.setLink(l, to: try F.entity(t, p() + "[\(i)]"), many: true) }
                 } else if case .null = m.value.value {
                     continue
                 } else {
-                    r.setLink(l, to: try F.entity(m.value, p), many: false)
+                    r.setLink(l, to: try F.entity(m.value, p()), many: false)
                 }
             }
         }
@@ -266,8 +274,12 @@ enum HistoryCodec {
         try F.array(n, path).enumerated().map { try record($0.element, path + "[\($0.offset)]", schema) }
     }
 
-    static func query(_ n: JSONNode, _ path: String, _ schema: Schema) throws -> Query {
-        let o = try F(n, path: path)
+    static func query(_ n: JSONNode, _ path: @autoclosure () -> String, _ schema: Schema) throws -> Query {
+        do { return try query(n, schema) } catch let f as F.Failure { throw f.under(path()) }
+    }
+
+    static func query(_ n: JSONNode, _ schema: Schema) throws -> Query {
+        let o = try F(n, path: "")
         try o.only(["namespace", "where", "include"])
         let ns = try namespace(try o.required("namespace"), o.sub("namespace"), schema)
         var filter: FieldAssignment?
@@ -292,9 +304,13 @@ enum HistoryCodec {
     }
 
     /// A result, or nil for JSON `null` (the subscription shows nothing).
-    static func result(_ n: JSONNode, _ path: String, _ schema: Schema) throws -> QueryResult? {
+    static func result(_ n: JSONNode, _ path: @autoclosure () -> String, _ schema: Schema) throws -> QueryResult? {
+        do { return try result(n, schema) } catch let f as F.Failure { throw f.under(path()) }
+    }
+
+    static func result(_ n: JSONNode, _ schema: Schema) throws -> QueryResult? {
         if case .null = n.value { return nil }
-        let o = try F(n, path: path)
+        let o = try F(n, path: "")
         try o.only(["roots", "records"])
         var roots = try F.array(try o.required("roots"), o.sub("roots")).enumerated().map { try F.entity($0.element, o.sub("roots") + "[\($0.offset)]") }
         var recs = try records(try o.required("records"), o.sub("records"), schema)

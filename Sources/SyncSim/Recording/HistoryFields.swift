@@ -11,6 +11,16 @@ struct HistoryFields {
         var column: Int
         var path: String
         var message: String
+
+        /// The failure of a nested value, its path put under `parent`. Nested readers work with
+        /// paths relative to their value and the caller adds its own only when something fails:
+        /// building every path eagerly was most of the cost of reading a history.
+        func under(_ parent: String) -> Failure {
+            var f = self
+            if parent.isEmpty { return f }
+            f.path = path.isEmpty ? parent : (path.hasPrefix("[") ? parent + path : parent + "." + path)
+            return f
+        }
     }
 
     init(_ node: JSONNode, path: String) throws {
@@ -29,8 +39,8 @@ struct HistoryFields {
         return Failure(column: col, path: key.map(sub) ?? path, message: message)
     }
 
-    static func fail(_ node: JSONNode, _ path: String, _ message: String) -> Failure {
-        Failure(column: node.location.column, path: path, message: message)
+    static func fail(_ node: JSONNode, _ path: @autoclosure () -> String, _ message: String) -> Failure {
+        Failure(column: node.location.column, path: path(), message: message)
     }
 
     /// Refuses keys outside `allowed`, naming the allowed ones (and the closest, for a typo).
@@ -55,10 +65,10 @@ struct HistoryFields {
 
     // MARK: - Scalars
 
-    static func int(_ n: JSONNode, _ path: String, _ range: ClosedRange<Int64>) throws -> Int64 {
-        guard case .number(let text) = n.value else { throw fail(n, path, "expected a whole number in \(range.lowerBound)…\(range.upperBound)") }
+    static func int(_ n: JSONNode, _ path: @autoclosure () -> String, _ range: ClosedRange<Int64>) throws -> Int64 {
+        guard case .number(let text) = n.value else { throw fail(n, path(), "expected a whole number in \(range.lowerBound)…\(range.upperBound)") }
         guard let v = Int64(text), range.contains(v) else {
-            throw fail(n, path, "\(JSONText.clipped(text, 30)) is not a whole number in \(range.lowerBound)…\(range.upperBound)")
+            throw fail(n, path(), "\(JSONText.clipped(text, 30)) is not a whole number in \(range.lowerBound)…\(range.upperBound)")
         }
         return v
     }
@@ -80,10 +90,10 @@ struct HistoryFields {
         return b
     }
 
-    static func string(_ n: JSONNode, _ path: String) throws -> String {
-        guard case .string(let s) = n.value else { throw fail(n, path, "expected a string") }
+    static func string(_ n: JSONNode, _ path: @autoclosure () -> String) throws -> String {
+        guard case .string(let s) = n.value else { throw fail(n, path(), "expected a string") }
         guard s.utf8.count <= ScheduleLimits.maxStringBytes else {
-            throw fail(n, path, "a string longer than \(ScheduleLimits.maxStringBytes) bytes")
+            throw fail(n, path(), "a string longer than \(ScheduleLimits.maxStringBytes) bytes")
         }
         return s
     }
@@ -95,19 +105,19 @@ struct HistoryFields {
         return try Self.string(n, sub(key))
     }
 
-    static func array(_ n: JSONNode, _ path: String) throws -> [JSONNode] {
-        guard case .array(let xs) = n.value else { throw fail(n, path, "expected an array") }
-        guard xs.count <= HistoryLimits.maxListCount else { throw fail(n, path, "more than \(HistoryLimits.maxListCount) elements") }
+    static func array(_ n: JSONNode, _ path: @autoclosure () -> String) throws -> [JSONNode] {
+        guard case .array(let xs) = n.value else { throw fail(n, path(), "expected an array") }
+        guard xs.count <= HistoryLimits.maxListCount else { throw fail(n, path(), "more than \(HistoryLimits.maxListCount) elements") }
         return xs
     }
 
     // MARK: - Ids
 
     /// A client by name (`"A"`, `"B"`, … as stories print them), one of the header's clients.
-    static func client(_ n: JSONNode, _ path: String, clients: Int) throws -> ClientID {
+    static func client(_ n: JSONNode, _ path: @autoclosure () -> String, clients: Int) throws -> ClientID {
         guard case .string(let s) = n.value, let c = ClientID(name: s), c.index < clients else {
             let names = (0..<clients).map { ClientID($0).description }.joined(separator: ", ")
-            throw fail(n, path, "expected a client name of this history: \(names)")
+            throw fail(n, path(), "expected a client name of this history: \(names)")
         }
         return c
     }
@@ -124,8 +134,8 @@ struct HistoryFields {
         }
     }
 
-    static func writeID(_ n: JSONNode, _ path: String) throws -> WriteID {
-        WriteID(UInt32(try int(n, path, HistoryLimits.writeIDs)))
+    static func writeID(_ n: JSONNode, _ path: @autoclosure () -> String) throws -> WriteID {
+        WriteID(UInt32(try int(n, path(), HistoryLimits.writeIDs)))
     }
 
     func writeID(_ key: String) throws -> WriteID { try Self.writeID(try required(key), sub(key)) }
@@ -137,9 +147,9 @@ struct HistoryFields {
 
     func smallID(_ key: String) throws -> UInt32 { UInt32(try int(key, HistoryLimits.smallIDs)) }
 
-    static func entity(_ n: JSONNode, _ path: String) throws -> EntityID {
+    static func entity(_ n: JSONNode, _ path: @autoclosure () -> String) throws -> EntityID {
         let r = HistoryLimits.entityIDs
-        return EntityID(UInt32(try int(n, path, Int64(r.lowerBound)...Int64(r.upperBound))))
+        return EntityID(UInt32(try int(n, path(), Int64(r.lowerBound)...Int64(r.upperBound))))
     }
 
     func entity(_ key: String) throws -> EntityID { try Self.entity(try required(key), sub(key)) }

@@ -191,8 +191,7 @@ public final class HistoryRecorder: @unchecked Sendable {
     /// (nil for one that no longer exists); give it when some operations may not take effect
     /// (a timestamp rule that keeps a newer value), else the checker applies `ops` itself.
     public func commit(_ tx: AppliedTransaction, at t: Int64, after: [(EntityID, EntityRecord?)]? = nil) {
-        var l = "{\"e\":\"commit\",\"t\":\(t),\"tx\":\(tx.txID),\"origin\":"
-        l += (tx.origin == .admin ? "\"admin\"" : { if case .client(let c) = tx.origin { return "\"\(c)\"" } else { return "\"admin\"" } }())
+        var l = "{\"e\":\"commit\",\"t\":\(t),\"tx\":\(tx.txID),\"origin\":" + Self.origin(tx.origin)
         l += ",\"writes\":" + HistoryCodec.ids(tx.writes, \.raw) + ",\"ops\":"
         HistoryCodec.ops(tx.ops, schema, into: &l)
         if let after {
@@ -205,11 +204,16 @@ public final class HistoryRecorder: @unchecked Sendable {
 
     /// The server refused the writes of a request (first refusals are what `clientWriteOrder` reads).
     public func refused(_ writes: [WriteID], origin: Origin, reason: String, at t: Int64) {
-        var l = "{\"e\":\"refuse\",\"t\":\(t),\"origin\":"
-        if case .client(let c) = origin { l += "\"\(c)\"" } else { l += "\"admin\"" }
+        var l = "{\"e\":\"refuse\",\"t\":\(t),\"origin\":" + Self.origin(origin)
         l += ",\"writes\":" + HistoryCodec.ids(writes, \.raw) + ",\"reason\":"
         HistoryCodec.string(reason, into: &l)
         emit(l + "}")
+    }
+
+    /// `"A"`, or `"admin"` for the server-side writer.
+    static func origin(_ o: Origin) -> String {
+        if case .client(let c) = o { return "\"\(c)\"" }
+        return "\"admin\""
     }
 
     /// The server's whole data now (write one at the end: the final-state oracles read it).

@@ -185,11 +185,10 @@ struct HistoryReplayer {
         case "done":
             try o.only(["e", "t", "client", "seq"])
             let c = try client()
-            guard let a = open, a.client == c else {
+            guard open?.client == c else {
                 throw o.fail("client", open.map { "the open action is \($0.client)'s (line \($0.line)), not \(c)'s" } ?? "no user action of \(c) is open ('done' closes the action a write, subscribe, unsubscribe, queryOnce, resolve or forceSync line opened)")
             }
             closeAction()
-            _ = a
         case "confirmed", "rejected", "yield", "queryResult", "queryFailed", "conflict", "notice", "invalidInput":
             try told(kind, o, try client(), t)
         case "view":

@@ -151,4 +151,24 @@ import Testing
         let article = try HistoryCheck.check(lines: example("Sources/SyncSim/SyncSim.docc/RecordingHistories.md", after: "## The format"))
         #expect(article.violations.isEmpty && article.intents == 1 && article.commits == 1, "\(article.violations)")
     }
+
+    /// A schema of the user's own is embedded in the header and read back as the same value.
+    @Test func embeddedSchemaReadsBack() throws {
+        let notes = try Schema(name: "notes",
+            namespaces: [.init("notes", singular: "note", fields: [.string("title"), .bool("pinned", initialValue: false)]),
+                         .init("tags", singular: "tag", fields: [.string("tagName")])],
+            links: [.init("tags", from: "notes", to: "tags", cardinality: .many, reverseName: "taggedNotes")])
+        var initial = EntityStore()
+        var note = EntityRecord(namespace: notes.namespace(named: "notes")!, schema: notes)
+        note[notes.field(named: "title")!] = .string("groceries")
+        note.setLink(notes.link(named: "tags")!, to: EntityID(2), many: true)
+        initial[EntityID(1)] = note
+        let header = HistoryHeader(schema: notes, clients: 3, queueCap: 10, persistence: false, skews: [0, 5, -5],
+                                   arbitration: .hybridLogicalClock, contract: [.convergence], strategy: "notesSync", initial: initial)
+        let back = try HistoryHeader.parse(Array(header.line().utf8))
+        #expect(back == header)
+        let r = try HistoryCheck.check(lines: [header.line(),
+            #"{"e":"write","t":5,"client":"C","id":1,"ops":[{"op":"link","entity":1,"link":"tags","target":3}]}"#])
+        #expect(r.intents == 1 && r.header.schema.name == "notes")
+    }
 }
