@@ -83,8 +83,17 @@ struct CheckCommand: Command {
             }
             arbitration = v
         }
-        if let reportDir { try ReportWriter.prepareFolder(reportDir) }
         let file = paths[0]
+        // Named here, quoted and clipped, before anything is read: a hostile path ('-H', '=',
+        // control characters) must come back recognisable, not as a bare 'file: cannot read'.
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
+            throw UsageError("no history file named '\(OptionValues.shown(file, limit: 200))'; name a JSON Lines history, e.g. one written by '\(ctx.commandName) run --history FILE'")
+        }
+        if isFolder.boolValue {
+            throw UsageError("'\(OptionValues.shown(file, limit: 200))' is a folder; 'check' takes one HISTORY file")
+        }
+        if let reportDir { try ReportWriter.prepareFolder(reportDir) }
         var options = HistoryCheck.Options(arbitration: arbitration, keepStory: trace || reportDir != nil,
                                            knownInvariants: ctx.invariants.custom.map(\.id))
         let started = Date()

@@ -23,7 +23,9 @@ import SyncSimCLI
         let library = here.appendingPathComponent("Scenarios").path
         let source = try #require(fm.enumerator(atPath: library)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }.sorted().first)
         let scenario = "\(root)/scenarios/one.json"
-        if !fm.fileExists(atPath: scenario) { try fm.copyItem(atPath: "\(library)/\(source)", toPath: scenario) }
+        // The suite's tests set up in parallel: another may have copied it a moment ago.
+        if !fm.fileExists(atPath: scenario) { try? fm.copyItem(atPath: "\(library)/\(source)", toPath: scenario) }
+        #expect(fm.fileExists(atPath: scenario))
         let report = "\(root)/report"
         if !fm.fileExists(atPath: "\(report)/report.json") {
             let o = CapturedOutput()
@@ -31,8 +33,15 @@ import SyncSimCLI
                                         output: o.output)
             #expect(status == 0, "\(o.stderr)")
         }
+        let history = "\(root)/history.jsonl"
+        if !fm.fileExists(atPath: history) {
+            let o = CapturedOutput()
+            let status = SyncSimCLI.run(arguments: ["run", "--strategy", "instant", "--seed", "1", "--actions", "20", "--history", history],
+                                        output: o.output)
+            #expect(status == 0 || status == 1, "\(o.stderr)")
+        }
         return ArgumentFuzzer(seed: 0x5EED, scratch: "\(root)/scratch", scenario: scenario, scenarioFolder: "\(root)/scenarios",
-                              reportFolder: report, plainFile: plain)
+                              reportFolder: report, plainFile: plain, history: history)
     }
 
     @Test func theGeneratorIsDeterministicAndVaried() throws {
@@ -40,7 +49,7 @@ import SyncSimCLI
         let a = (0..<300).map(f.vector), b = (0..<300).map(f.vector)
         #expect(a == b)
         #expect(Set(a).count > 200)
-        #expect(Set(a.compactMap(\.first)).isSuperset(of: ["fuzz", "run", "replay", "shrink", "merge", "list", "bench", "help"]))
+        #expect(Set(a.compactMap(\.first)).isSuperset(of: ["fuzz", "run", "replay", "shrink", "merge", "list", "bench", "check", "help"]))
     }
 
     /// The checker itself must be able to fail: these outcomes are defects.

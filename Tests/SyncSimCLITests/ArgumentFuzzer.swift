@@ -17,6 +17,8 @@ struct ArgumentFuzzer {
     let scratch: String
     /// A scenario file, a folder holding it, a fuzz report folder and a plain file.
     let scenario: String, scenarioFolder: String, reportFolder: String, plainFile: String
+    /// A history `check` accepts (exported from a run), so valid paths reach the judging.
+    let history: String
 
     /// SplitMix64: tiny, deterministic, good enough to pick from lists.
     struct Random {
@@ -33,7 +35,7 @@ struct ArgumentFuzzer {
         mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
     }
 
-    enum Kind { case flag, strategy, seed, range, count, shard, jobs, budget, clients, actions, invariant, out, benchCount, long }
+    enum Kind { case flag, strategy, seed, range, count, shard, jobs, budget, clients, actions, invariant, out, benchCount, long, contract, arbitration }
 
     static let options: [String: [(String, Kind)]] = [
         "fuzz": [("--strategy", .strategy), ("--seeds", .range), ("--count", .count), ("--start", .seed), ("--shard", .shard),
@@ -48,9 +50,14 @@ struct ArgumentFuzzer {
         "merge": [("--report-dir", .out)],
         "list": [],
         "bench": [("--strategy", .strategy), ("--seeds", .benchCount), ("--jobs", .jobs), ("--long", .long), ("--json", .flag)],
+        // `check` judging a file. Its --roundtrip and --bench-events modes are left out: they
+        // simulate or write as much as they are asked (seed ranges, up to 10 million lines) with
+        // no budget option, so a hostile value is a long run, not a defect this fuzzer can judge.
+        "check": [("--contract", .contract), ("--arbitration", .arbitration), ("--json", .flag), ("--trace", .flag),
+                  ("--report-dir", .out)],
         "help": [],
     ]
-    static let commands = ["fuzz", "run", "replay", "shrink", "merge", "list", "bench", "help"]
+    static let commands = ["fuzz", "run", "replay", "shrink", "merge", "list", "bench", "check", "help"]
 
     static let junk = ["-x", "-", "--", "---", "--=", "=", "extra", "\u{0}", "é", "--\u{0}", "\u{1B}[31m", "🙂", "--help=no", "-H",
                        String(repeating: "a", count: 3000), "--" + String(repeating: "z", count: 300), " ", "--strategy=", "--seeds=="]
@@ -74,6 +81,9 @@ struct ArgumentFuzzer {
         case .out: return ["\(scratch)/out-a", "\(scratch)/out b/c", "\(scratch)/o", "", plainFile, "\(plainFile)/below"]
         case .benchCount: return ["0", "1000001", "-1", "x"]
         case .long: return ["0", "100001", "-2"]
+        case .contract: return ["instant", "noGhostDeletion,toldOutcomeIsTrue", "reference", "noGhostDeletion,,x", "", "intsant", "noghostdeletion",
+                                String(repeating: "a,", count: 400), "\u{0}"]
+        case .arbitration: return ["serverArrival", "hybridLogicalClock", "clientTimestamp", "server", "", "SERVERARRIVAL", "\u{1B}[31m"]
         }
     }
 
@@ -83,6 +93,7 @@ struct ArgumentFuzzer {
         case "merge": return [reportFolder, "\(scratch)/missing", plainFile, scenarioFolder, "/"]
         case "list": return ["strategies", "invariants", "strategy", "", "STRATEGIES"]
         case "help": return Self.commands + ["nope", "", "fuzzz"]
+        case "check": return [history, scenario, plainFile, "\(scratch)/missing.jsonl", reportFolder, "\(reportFolder)/report.json"]
         default: return []
         }
     }
@@ -102,6 +113,7 @@ struct ArgumentFuzzer {
             case "shrink": argv += ["--strategy", r.pick(["fullEntity", "sharedDiff"])] + (r.chance(50) ? ["--seed", "0"] : ["--seeds", "0..2"])
             case "replay": argv.append(r.pick([scenario, scenarioFolder]))
             case "merge": argv.append(reportFolder)
+            case "check": argv.append(history)
             default: break
             }
         }
