@@ -13,7 +13,7 @@ struct CheckCommand: Command {
     static func help(_ tool: String) -> String {
         """
         USAGE: \(tool) check HISTORY.jsonl [--contract IDS|STRATEGY] [--arbitration RULE] [--trace] [--json] [--report-dir DIR]
-               \(tool) check --roundtrip SEEDS [--strategy NAME]
+               \(tool) check --roundtrip SEEDS [--strategy NAME] [--time-budget 60s]
                \(tool) check --bench-events N [--keep FILE]
 
         Reads a history recorded from a real app and server (or exported by 'run --history' /
@@ -37,6 +37,8 @@ struct CheckCommand: Command {
           --roundtrip SEEDS        instead: simulate each seed (e.g. 0..<500) under each strategy
                                    (or --strategy), export it, check it, and compare with the run's
                                    violations; exit 1 on any disagreement
+          --time-budget 60s        with --roundtrip: stop cleanly when spent (ms, s, m or h; default
+                                   none), saying how far it got; Ctrl-C stops it the same way
           --bench-events N         instead: write a synthetic history of N events to a temporary
                                    file (or --keep FILE), time its check, print seconds and peak memory
 
@@ -59,13 +61,16 @@ struct CheckCommand: Command {
         let roundtrip = try args.value("--roundtrip").map { try OptionValues.seedRange($0, option: "--roundtrip") }
         let strategy = try args.strategy(in: ctx)
         let benchEvents = try args.int("--bench-events", in: 1...HistoryLimits.maxLines)
+        let budgetArg = try args.value("--time-budget")
         let keep = try args.value("--keep")
         let paths = args.positionals()
         try args.finish()
         if let roundtrip {
             guard paths.isEmpty, benchEvents == nil else { throw UsageError("--roundtrip takes no HISTORY file and no --bench-events") }
-            return try runRoundTrip(roundtrip, strategies: strategy.map { [$0] } ?? ctx.strategies.strategies, ctx)
+            let budget = try budgetArg.map { try OptionValues.budget($0) } ?? nil
+            return try runRoundTrip(roundtrip, strategies: strategy.map { [$0] } ?? ctx.strategies.strategies, budget: budget, ctx)
         }
+        if budgetArg != nil { throw UsageError("--time-budget goes with --roundtrip") }
         if strategy != nil { throw UsageError("--strategy goes with --roundtrip; to judge a history by a strategy's contract, use --contract NAME") }
         if let benchEvents {
             guard paths.isEmpty else { throw UsageError("--bench-events takes no HISTORY file (it writes its own; --keep FILE keeps it)") }
@@ -163,16 +168,28 @@ struct CheckCommand: Command {
         ctx.print("contract    \(r.contractViolations.isEmpty ? "met" : "VIOLATED")")
     }
 
-    static func runRoundTrip(_ seeds: SeedRange, strategies: [AnyStrategy], _ ctx: CLIContext) throws -> Int32 {
+    /// Simulates and re-judges each seed; a range is as long as asked, so the run stops cleanly
+    /// at `--time-budget` or Ctrl-C (checked between seeds) and says how far it got.
+    static func runRoundTrip(_ seeds: SeedRange, strategies: [AnyStrategy], budget: Double?, _ ctx: CLIContext) throws -> Int32 {
+        try Interruption.whileHandling { interrupted in
+            try roundTrip(seeds, strategies: strategies, budget: budget, interrupted: interrupted, ctx)
+        }
+    }
+
+    static func roundTrip(_ seeds: SeedRange, strategies: [AnyStrategy], budget: Double?,
+                          interrupted: () -> Bool, _ ctx: CLIContext) throws -> Int32 {
         ctx.noteIfDebugBuild()
         var failures = 0
         let started = Date()
-        for s in strategies {
+        var stoppedBy: String?
+        for s in strategies where stoppedBy == nil {
             var runs = 0, lines = 0, withViolations = 0
             var first: HistoryRoundTrip.Mismatch?
             var bad = 0
             for seed in seeds.lowerBound..<seeds.upperBound {
-                                let (m, n, v) = try HistoryRoundTrip.compare(s, seed: seed)
+                if interrupted() { stoppedBy = "an interrupt (\(Interruption.signalName))"; break }
+                if let budget, Date().timeIntervalSince(started) >= budget { stoppedBy = "the time budget"; break }
+                let (m, n, v) = try HistoryRoundTrip.compare(s, seed: seed)
                 runs += 1
                 lines += n
                 if let m { bad += 1; if first == nil { first = m } }
@@ -181,7 +198,13 @@ struct CheckCommand: Command {
             failures += bad
             ctx.print("\(s.name.rightPad(16)) \(runs) seeds, \(lines) history lines, \(withViolations) runs with violations, \(bad) disagreements" + (first.map { "; first: \($0)" } ?? ""))
         }
-        ctx.print("roundtrip   \(failures == 0 ? "exact" : "\(failures) DISAGREEMENTS") over seeds \(seeds) × \(strategies.count) strategies in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+        let took = String(format: "%.1f", Date().timeIntervalSince(started))
+        if let stoppedBy {
+            ctx.print("roundtrip   \(failures == 0 ? "exact so far" : "\(failures) DISAGREEMENTS"): stopped by \(stoppedBy) after \(took) s, before seeds \(seeds) × \(strategies.count) strategies were all run (the lines above say how many seeds each strategy ran)")
+            if interrupted() { return Interruption.exitStatus }
+        } else {
+            ctx.print("roundtrip   \(failures == 0 ? "exact" : "\(failures) DISAGREEMENTS") over seeds \(seeds) × \(strategies.count) strategies in \(took) s")
+        }
         return failures == 0 ? ExitCode.ok : ExitCode.violation
     }
 

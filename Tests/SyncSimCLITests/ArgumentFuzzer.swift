@@ -50,11 +50,11 @@ struct ArgumentFuzzer {
         "merge": [("--report-dir", .out)],
         "list": [],
         "bench": [("--strategy", .strategy), ("--seeds", .benchCount), ("--jobs", .jobs), ("--long", .long), ("--json", .flag)],
-        // `check` judging a file. Its --roundtrip and --bench-events modes are left out: they
-        // simulate or write as much as they are asked (seed ranges, up to 10 million lines) with
-        // no budget option, so a hostile value is a long run, not a defect this fuzzer can judge.
+        // `check` judging a file, and its --roundtrip mode (kept short by a budget, below).
+        // --bench-events is left out: it writes as many lines as asked (up to 10 million), a
+        // long run by design, not a defect this fuzzer can judge.
         "check": [("--contract", .contract), ("--arbitration", .arbitration), ("--json", .flag), ("--trace", .flag),
-                  ("--report-dir", .out)],
+                  ("--report-dir", .out), ("--roundtrip", .range), ("--strategy", .strategy), ("--time-budget", .budget)],
         "help": [],
     ]
     static let commands = ["fuzz", "run", "replay", "shrink", "merge", "list", "bench", "check", "help"]
@@ -181,6 +181,8 @@ struct ArgumentFuzzer {
             if !has("--actions") { a += ["--actions", "5"] }
         case "merge":
             if !has("--report-dir") { a += ["--report-dir", "\(scratch)/merged"] }
+        case "check":
+            if has("--roundtrip") && !has("--time-budget") { a += ["--time-budget", "300ms"] }
         case "bench":
             // Benchmarks are long by design: only their parsing is fuzzed (this makes it refuse).
             a += ["--long", "0"]

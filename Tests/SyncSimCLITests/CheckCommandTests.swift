@@ -47,6 +47,16 @@ import SyncSimCLI
         #expect(help.status == 0 && help.stdout.contains("USAGE: notes-sim check HISTORY.jsonl"))
     }
 
+    /// A roundtrip over a range as long as asked stops cleanly at its budget and says so;
+    /// the budget belongs to --roundtrip only.
+    @Test func aRoundtripStopsAtItsTimeBudget() {
+        let r = NotesTool.run(["check", "--roundtrip", "0..<1000000", "--strategy", "notesHonest", "--time-budget", "300ms"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("stopped by the time budget") && r.stdout.contains("exact so far"))
+        let misplaced = NotesTool.run(["check", "--time-budget", "1s", "x.jsonl"])
+        #expect(misplaced.status == 2 && misplaced.stderr.contains("--time-budget goes with --roundtrip"))
+    }
+
     @Test func runExportsWhatCheckReadsBack() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("syncsim-check-\(getpid())-run.jsonl").path
         let run = NotesTool.run(["run", "--strategy", "sharedDiff", "--seed", "0", "--history", path, "--json"])
