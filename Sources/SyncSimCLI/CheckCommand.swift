@@ -240,6 +240,7 @@ struct CheckCommand: Command {
         ctx.print("history     \(n) events, \(size / 1_048_576) MiB (generated in \(String(format: "%.2f", generated)) s)" + (keep.map { ", kept at \($0)" } ?? ""))
         ctx.print("check       \(String(format: "%.2f", checked)) s wall" + (cpu.map { String(format: ", %.2f s CPU", $0) } ?? "")
                   + ", \(Int(Double(n) / max(checked, 1e-9))) events/s; \(result.judged.count) invariants judged, \(result.violations.count) violations")
+        ctx.print("decoded     \(result.fastLines) of \(result.lines) lines by the fast decoder, the rest by the exact reader")
         ctx.print("peak RSS    " + (rss.map { "\($0 / 1_048_576) MiB (process peak; \(rssBefore.map { "\($0 / 1_048_576) MiB" } ?? "?") before the check)" } ?? "not available on this platform"))
         return result.violations.isEmpty ? ExitCode.ok : ExitCode.violation
     }

@@ -25,6 +25,8 @@ public enum HistoryCheck {
         public var told: Int
         /// The history as a story (only with `keepStory`).
         public var story: [TraceLine]
+        /// Lines judged by the fast decoder (the others by the exact reader): for benchmarks and tests.
+        public var fastLines: Int = 0
 
         /// Violations of invariants in the contract.
         public var contractViolations: [Violation] { violations.filter { contract.contains($0.invariant) } }
@@ -40,6 +42,9 @@ public enum HistoryCheck {
         public var keepStory: Bool
         /// Invariant ids besides the built-ins that a header's contract may name.
         public var knownInvariants: [InvariantID]
+        /// Decode lines with `HistoryLineDecoder` where it is sure (false: every line through the
+        /// exact reader, which the tests compare it with).
+        var fastPath = true
 
         public init(contract: Set<InvariantID>? = nil, arbitration: Arbitration? = nil, keepStory: Bool = false, knownInvariants: [InvariantID] = []) {
             self.contract = contract
@@ -49,7 +54,7 @@ public enum HistoryCheck {
         }
     }
 
-    /// Checks the history in the file at `path`, reading it in chunks.
+    /// Checks the history in the file at `path`, reading it in chunks of `chunkBytes`.
     public static func check(path: String, _ options: Options = Options()) throws(HistoryFormatError) -> Result {
         guard let h = FileHandle(forReadingAtPath: path) else {
             throw HistoryFormatError(file: path, line: 0, message: "cannot read the file (does it exist?)")
@@ -60,7 +65,7 @@ public enum HistoryCheck {
         while true {
             let chunk: Data
             do {
-                chunk = try h.read(upToCount: 1 << 16) ?? Data()
+                chunk = try h.read(upToCount: chunkBytes) ?? Data()
             } catch {
                 throw HistoryFormatError(file: path, line: reader.lineNumber, message: "cannot read the file (is it a folder?)")
             }
@@ -81,6 +86,10 @@ public enum HistoryCheck {
         return try judge.result()
     }
 
+    /// How much of a file is read at once: large enough that reading costs nothing per line,
+    /// small enough to be nothing beside what the oracles keep.
+    static let chunkBytes = 1 << 20
+
     /// Checks a history given as lines (without newlines): for tests and in-process recorders.
     public static func check(lines: [String], file: String = "", _ options: Options = Options()) throws(HistoryFormatError) -> Result {
         var judge = Judge(file: file, options)
@@ -89,49 +98,65 @@ public enum HistoryCheck {
             guard bytes.count <= HistoryLimits.maxLineBytes else {
                 throw HistoryFormatError(file: file, line: i + 1, message: "the line is longer than \(HistoryLimits.maxLineBytes) bytes")
             }
-            try judge.line(bytes[...], i + 1)
+            try bytes.withUnsafeBufferPointer { (b) throws(HistoryFormatError) in try judge.line(b, i + 1) }
         }
         return try judge.result()
     }
 
     /// Splits a byte stream into lines without ever holding more than one line plus a chunk.
+    /// A line inside one chunk is handed over where it lies; only a line that a chunk boundary
+    /// cuts is copied (into `buffer`) to be whole.
     struct LineSplitter {
         var buffer: [UInt8] = []
         /// The number of the line being assembled (1-based).
         var lineNumber = 1
-        var tooLong = false
 
-        mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
+        mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
             var start = 0
-            for i in 0..<bytes.count where bytes[i] == 0x0A {
-                try append(bytes, start..<i)
-                try emit(body)
-                start = i + 1
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                if bytes[i] != 0x0A { i += 1; continue }
+                if buffer.isEmpty {
+                    if i - start > HistoryLimits.maxLineBytes + 1 { throw tooLong() }
+                    try emit(UnsafeBufferPointer(rebasing: bytes[start..<i]), body)
+                } else {
+                    try append(bytes, start..<i)
+                    let line = buffer
+                    try line.withUnsafeBufferPointer { try emit($0, body) }
+                    buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
+                }
+                i += 1
+                start = i
             }
-            try append(bytes, start..<bytes.count)
+            try append(bytes, start..<n)
+        }
+
+        func tooLong() -> HistoryFormatError {
+            HistoryFormatError(line: lineNumber, message: "the line is longer than \(HistoryLimits.maxLineBytes) bytes (the limit of a history line); is this a JSON Lines file, one event per line?")
         }
 
         mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) throws {
             guard !r.isEmpty else { return }
-            if buffer.count + r.count > HistoryLimits.maxLineBytes + 1 {
-                throw HistoryFormatError(line: lineNumber, message: "the line is longer than \(HistoryLimits.maxLineBytes) bytes (the limit of a history line); is this a JSON Lines file, one event per line?")
-            }
+            if buffer.count + r.count > HistoryLimits.maxLineBytes + 1 { throw tooLong() }
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[r]))
         }
 
-        mutating func emit(_ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
-            var line = buffer[...]
-            if line.last == 0x0D { line = line.dropLast() }
+        mutating func emit(_ whole: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+            var line = whole
+            if let last = line.last, last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
             if line.count > HistoryLimits.maxLineBytes {
                 throw HistoryFormatError(line: lineNumber, message: "the line is longer than \(HistoryLimits.maxLineBytes) bytes (the limit of a history line)")
             }
             try body(line, lineNumber)
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
             lineNumber += 1
         }
 
-        mutating func finish(_ body: (ArraySlice<UInt8>, Int) throws -> Void) throws {
-            if !buffer.isEmpty { try emit(body) }
+        mutating func finish(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+            guard !buffer.isEmpty else { return }
+            let line = buffer
+            buffer = []
+            try line.withUnsafeBufferPointer { try emit($0, body) }
         }
     }
 
@@ -140,6 +165,10 @@ public enum HistoryCheck {
         let file: String
         let options: Options
         var replayer: HistoryReplayer?
+        /// The fast decoder (nil until the header is read, or when `Options.fastPath` is off).
+        var decoder: HistoryLineDecoder?
+        /// Lines the fast path judged (the rest took the exact path).
+        var fastLines = 0
 
         init(file: String, _ options: Options) {
             self.file = file
@@ -150,7 +179,7 @@ public enum HistoryCheck {
             HistoryFormatError(file: file, line: n, column: f.column, path: f.path, message: f.message)
         }
 
-        mutating func line(_ bytes: ArraySlice<UInt8>, _ n: Int) throws(HistoryFormatError) {
+        mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, _ n: Int) throws(HistoryFormatError) {
             // Blank lines (a trailing newline, spacing between sections) carry nothing.
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             guard n <= HistoryLimits.maxLines else {
@@ -160,9 +189,15 @@ public enum HistoryCheck {
                 do {
                     let header = try HistoryHeader.parse(Array(bytes), knownInvariants: options.knownInvariants)
                     replayer = HistoryReplayer(header: header, arbitration: options.arbitration, keepStory: options.keepStory)
+                    if options.fastPath { decoder = HistoryLineDecoder(schema: header.schema, clients: header.clients) }
                 } catch let f as HistoryFields.Failure { throw error(f, n) } catch {
                     throw HistoryFormatError(file: file, line: n, message: "\(error)")
                 }
+                return
+            }
+            // Fast path first; on any doubt the exact reader judges the line (and names its problem).
+            if let decoder, let ev = try? decoder.decode(bytes), replayer!.apply(ev, line: n) {
+                fastLines += 1
                 return
             }
             let node: JSONNode
@@ -195,7 +230,8 @@ public enum HistoryCheck {
             let contract = options.contract ?? r.header.contract.map(Set.init) ?? Set(judged)
             return Result(header: r.header, violations: violations, suppressed: r.monitor.suppressed, judged: judged,
                           notRun: notRun, contract: contract, arbitration: r.state.arbitration, lines: r.seen.lines + 1,
-                          intents: r.seen.intents, commits: r.seen.commits, told: r.seen.told, story: r.story ?? [])
+                          intents: r.seen.intents, commits: r.seen.commits, told: r.seen.told, story: r.story ?? [],
+                          fastLines: fastLines)
         }
     }
 }

@@ -123,20 +123,14 @@ struct HistoryReplayer {
             let burst = try o.optionalInt("burst", HistoryLimits.smallIDs).map { UInt32($0) }
             let clientTime = try o.optionalInt("clientTime", HistoryLimits.clientTimes) ?? t
             let offline = try o.bool("offline", default: false)
-            let w = UserWrite(id: id, ops: ops, burst: burst)
-            closeAction()
-            seen.intents += 1
+            // (The client and its sequence number are checked before anything changes; an error
+            // ends the check, so where it is found changes nothing else.)
+            let who: Origin
             switch origin {
-            case .admin:
-                state.history.recordIntent(w, origin: .admin, time: t, clientTime: clientTime, whileDisconnected: false)
-                monitor.intent(w)
-                note(t, .admin, nil, "admin writes \(w) (\(w.id))")
-            case .client:
-                let c = try client()
-                state.history.recordIntent(w, origin: .client(c), time: t, clientTime: clientTime, whileDisconnected: offline)
-                note(t, .action, c, "\(c) \(w) (\(w.id))")
-                begin(c, .write(w), line: line)
+            case .admin: who = .admin
+            case .client: who = .client(try client())
             }
+            made(UserWrite(id: id, ops: ops, burst: burst), by: who, at: t, clientTime: clientTime, offline: offline, line: line)
         case "subscribe":
             try o.only(["e", "t", "client", "seq", "sub", "query"])
             let c = try client()
@@ -202,9 +196,7 @@ struct HistoryReplayer {
             let c = try client()
             let ws = try o.writeIDs("writes")
             let silent = try o.bool("silent", default: false)
-            state.pending[c.index] = ws
-            seen.queue = true
-            if !silent { monitor.pending(c, count: ws.count, at: t) }
+            queued(ws, c, silent: silent, at: t)
         case "net":
             try o.only(["e", "t", "client", "seq", "device", "reachable"])
             let c = try client()
@@ -243,20 +235,7 @@ struct HistoryReplayer {
             try o.only(["e", "t", "tx", "origin", "writes", "ops", "after"])
             let tx = AppliedTransaction(txID: UInt64(try o.int("tx", HistoryLimits.txIDs)), origin: try o.origin("origin", clients: n),
                                         writes: try o.writeIDs("writes"), ops: try HistoryCodec.ops(try o.required("ops"), "ops", schema))
-            if let a = o.node("after") {
-                let recs = try HistoryCodec.records(a, "after", schema)
-                for op in tx.ops { state.serverData[op.entity] = nil }
-                for (e, r) in recs { state.serverData[e] = r }
-            } else {
-                for op in tx.ops { _ = state.serverData.apply(op, schema: schema, mode: .upsert) }
-            }
-            seen.commits += 1
-            state.history.recordApplied(tx, at: t)
-            if story != nil {
-                let ws = tx.writes.isEmpty ? "" : " [" + tx.writes.map(\.description).joined(separator: ", ") + "]"
-                note(t, .applied, nil, "server applies tx \(tx.txID) from \(tx.origin)\(ws): " + tx.ops.map(\.description).joined(separator: "; "))
-            }
-            monitor.applied(tx, data: state.serverData, at: t)
+            committed(tx, after: try o.node("after").map { try HistoryCodec.records($0, "after", schema) }, at: t)
         case "refuse":
             try o.only(["e", "t", "origin", "writes", "reason"])
             let origin = try o.origin("origin", clients: n)
@@ -322,17 +301,68 @@ struct HistoryReplayer {
             try o.only(["e", "t", "client", "seq", "text"])
             ev = .invalidInput(try o.string("text"))
         }
+        let connected = try o.bool("connected", default: !state.offline[c.index] && !state.unreachable[c.index])
+        told(ev, c, connected: connected, at: t)
+    }
+
+    // MARK: - Effects of a line, once it is read (shared by `consume` and `apply`)
+
+    /// The user `origin` made write `w`: recorded, and for a client, its user action opens.
+    mutating func made(_ w: UserWrite, by origin: Origin, at t: Int64, clientTime: Int64, offline: Bool, line: Int) {
+        closeAction()
+        seen.intents += 1
+        switch origin {
+        case .admin:
+            state.history.recordIntent(w, origin: .admin, time: t, clientTime: clientTime, whileDisconnected: false)
+            monitor.intent(w)
+            note(t, .admin, nil, "admin writes \(w) (\(w.id))")
+        case .client(let c):
+            state.history.recordIntent(w, origin: .client(c), time: t, clientTime: clientTime, whileDisconnected: offline)
+            note(t, .action, c, "\(c) \(w) (\(w.id))")
+            begin(c, .write(w), line: line)
+        }
+    }
+
+    /// User `c` was told `ev`: recorded, then shown to the oracles as the simulator shows them.
+    mutating func told(_ ev: UserEvent, _ c: ClientID, connected: Bool, at t: Int64) {
         seen.told += 1
         state.history.recordTold(ev, to: c, at: t)
-        if story != nil, !(kind == "yield") { note(t, .event, c, "\(c) \(ev)") }
         var query: Query?
-        if case .subscriptionYielded(let s, false) = ev { query = state.subs[c.index].first { $0.0 == s }?.1 }
-        let connected = try o.bool("connected", default: !state.offline[c.index] && !state.unreachable[c.index])
+        if case .subscriptionYielded(let s, let fromCache) = ev {
+            if !fromCache { query = state.subs[c.index].first { $0.0 == s }?.1 }
+        } else if story != nil {
+            note(t, .event, c, "\(c) \(ev)")
+        }
         monitor.told(c, ev, connected: connected, query: query)
         switch ev {
         case .subscriptionYielded, .writeRejected, .writeConfirmed: monitor.observe(c, ev, state)
         default: break
         }
+    }
+
+    /// `c`'s queue of pending writes is now `ws`.
+    mutating func queued(_ ws: [WriteID], _ c: ClientID, silent: Bool, at t: Int64) {
+        state.pending[c.index] = ws
+        seen.queue = true
+        if !silent { monitor.pending(c, count: ws.count, at: t) }
+    }
+
+    /// The server committed `tx`; `after` is what its entities hold afterwards, when recorded
+    /// (else the operations are applied to the server's data as recorded so far).
+    mutating func committed(_ tx: AppliedTransaction, after: [(EntityID, EntityRecord)]?, at t: Int64) {
+        if let recs = after {
+            for op in tx.ops { state.serverData[op.entity] = nil }
+            for (e, r) in recs { state.serverData[e] = r }
+        } else {
+            for op in tx.ops { _ = state.serverData.apply(op, schema: header.schema, mode: .upsert) }
+        }
+        seen.commits += 1
+        state.history.recordApplied(tx, at: t)
+        if story != nil {
+            let ws = tx.writes.isEmpty ? "" : " [" + tx.writes.map(\.description).joined(separator: ", ") + "]"
+            note(t, .applied, nil, "server applies tx \(tx.txID) from \(tx.origin)\(ws): " + tx.ops.map(\.description).joined(separator: "; "))
+        }
+        monitor.applied(tx, data: state.serverData, at: t)
     }
 
     /// What subscription `s` of `c` shows now. The table is bounded: a history naming millions
