@@ -319,7 +319,7 @@ struct HistoryLineDecoder {
     func result(_ c: inout Cursor) throws(Doubt) -> QueryResult? {
         if try c.null() { return nil }
         var roots: [EntityID] = []
-        var recs: [(EntityID, EntityRecord)] = []
+        var entries: [QueryResult.Entry] = []
         var seen: UInt8 = 0
         try c.open(0x7B)
         if try c.close(0x7D) { throw Doubt() }
@@ -339,7 +339,14 @@ struct HistoryLineDecoder {
             } else if c.equals(r, "records") {
                 guard seen & 2 == 0 else { throw Doubt() }
                 seen |= 2
-                recs = try records(&c)
+                try c.open(0x5B)
+                if try !c.close(0x5D) {
+                    repeat {
+                        let (e, rec) = try record(&c)
+                        entries.append(QueryResult.Entry(id: e, record: rec))
+                        guard entries.count <= HistoryLimits.maxListCount else { throw Doubt() }
+                    } while try c.next(0x5D)
+                }
             } else {
                 throw Doubt()
             }
@@ -349,16 +356,18 @@ struct HistoryLineDecoder {
             roots.sort()
             guard Self.strictlyAscending(roots) else { throw Doubt() }
         }
-        if !Self.strictlyAscending(recs.map(\.0)) {
-            recs.sort { $0.0 < $1.0 }
-            guard Self.strictlyAscending(recs.map(\.0)) else { throw Doubt() }
+        if !Self.strictlyAscending(entries, \.id) {
+            entries.sort { $0.id < $1.id }
+            guard Self.strictlyAscending(entries, \.id) else { throw Doubt() }
         }
-        return QueryResult(roots: roots, entries: recs.map { QueryResult.Entry(id: $0.0, record: $0.1) })
+        return QueryResult(roots: roots, entries: entries)
     }
 
-    static func strictlyAscending(_ xs: [EntityID]) -> Bool {
+    static func strictlyAscending(_ xs: [EntityID]) -> Bool { strictlyAscending(xs, \.self) }
+
+    static func strictlyAscending<T>(_ xs: [T], _ id: (T) -> EntityID) -> Bool {
         var k = 1
-        while k < xs.count { if !(xs[k - 1] < xs[k]) { return false }; k += 1 }
+        while k < xs.count { if !(id(xs[k - 1]) < id(xs[k])) { return false }; k += 1 }
         return true
     }
 }
