@@ -1,8 +1,9 @@
 import Foundation
 
 /// Judges a recorded history (a file in `HistoryRecorder`'s format) with the built-in oracles,
-/// streaming it: one line in memory at a time (at most `HistoryLimits.maxLineBytes`), plus what
-/// the oracles keep. `syncsim check` is this plus printing.
+/// streaming it: one chunk of the file and at most one line (`HistoryLimits.maxLineBytes`) in
+/// memory at a time, plus what the oracles keep. Each line goes through `HistoryLineDecoder`
+/// first and, when it is unsure, through the exact reader, which names any problem. `syncsim check` is this plus printing.
 public enum HistoryCheck {
     /// What a check found.
     public struct Result: Sendable {

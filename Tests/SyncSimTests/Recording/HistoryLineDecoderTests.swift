@@ -240,6 +240,40 @@ import Testing
         if case .judged = Self.judge(after, fast: true).0 { Issue.record("a line after end was accepted") }
     }
 
+    /// Random byte-level mutations of exported histories (a byte changed, removed, or a digit run
+    /// or quote inserted): whatever each does, both paths end the same way — the same state or
+    /// the same error. This is what guards against the fast path accepting a line the exact
+    /// reader would refuse.
+    @Test func mutatedLinesDecodeTheSameBothWays() throws {
+        var r = SimRandom(seed: 15)
+        var differing: [String] = []
+        var fastTaken = 0
+        for strategy in AnyStrategy.builtIns.prefix(3) {
+            var lines: [String] = []
+            _ = try strategy.run(strategy.schedule(seed: 1, .init(actions: 12)), seed: 1, history: { lines.append($0) })
+            let base = Self.lines(lines)
+            for _ in 0..<40 {
+                var m = base
+                let i = 1 + Int(r.below(UInt64(m.count - 1)))
+                guard !m[i].isEmpty else { continue }
+                let j = Int(r.below(UInt64(m[i].count)))
+                switch r.below(5) {
+                case 0: m[i][j] = UInt8(truncatingIfNeeded: r.below(256))
+                case 1: m[i].remove(at: j)
+                case 2: m[i].insert(contentsOf: Array("9999999999".utf8), at: j)
+                case 3: m[i].insert(0x22, at: j)
+                default: m[i][j] = [0x20, 0x2C, 0x7B, 0x7D, 0x5B, 0x5D, 0x3A, 0x5C][Int(r.below(8))]
+                }
+                let (exact, _) = Self.judge(m, fast: false)
+                let (fast, taken) = Self.judge(m, fast: true)
+                fastTaken += taken
+                if fast != exact { differing.append("\(strategy.name) line \(i + 1): \(String(decoding: m[i], as: UTF8.self))") }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count) mutants judged differently, first: \(differing.first ?? "")")
+        #expect(fastTaken > 0)
+    }
+
     // MARK: - Reading a file in chunks
 
     /// Lines cut anywhere by chunk boundaries come out whole and numbered, CRLF trimmed, a last
