@@ -342,6 +342,7 @@ extension SimulationOptions: Codable {
         case clients, persistence, latencyMinMs, latencyMaxMs, dropPpm, duplicatePpm, delayPpm, delayMaxMs
         case clockSkewMs, conflictPolicy, conflictThinkMs, queueCap, connectTimeoutMs, unreachableDetectMs
         case settleLimitMs, maxEvents, sendTimeoutMs, syncIntervalMs, saveDelayMinMs, saveDelayMaxMs
+        case pushPullOrder
     }
 
     public init(from decoder: Decoder) throws {
@@ -369,6 +370,7 @@ extension SimulationOptions: Codable {
         try get(.syncIntervalMs, &strategy.syncIntervalMs)
         try get(.saveDelayMinMs, &strategy.saveDelayMinMs)
         try get(.saveDelayMaxMs, &strategy.saveDelayMaxMs)
+        try get(.pushPullOrder, &strategy.pushPullOrder)
     }
 
     /// Writes every option that differs from its default (files say only what matters).
@@ -396,6 +398,7 @@ extension SimulationOptions: Codable {
         try put(.syncIntervalMs, strategy.syncIntervalMs, d.strategy.syncIntervalMs)
         try put(.saveDelayMinMs, strategy.saveDelayMinMs, d.strategy.saveDelayMinMs)
         try put(.saveDelayMaxMs, strategy.saveDelayMaxMs, d.strategy.saveDelayMaxMs)
+        try put(.pushPullOrder, strategy.pushPullOrder, d.strategy.pushPullOrder)
     }
 }
 

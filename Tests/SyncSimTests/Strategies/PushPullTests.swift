@@ -153,12 +153,117 @@ struct PushPullTests {
         #expect(result.history.applied.contains { $0.tx.origin == .client(a) && $0.tx.writes.contains(WriteID(1)) })
         #expect(result.settled)
 
-        // The same run without the force: the server wins and the user is told.
+        // The same run without the force: the server's newer row wins without a prompt (seed 004
+        // §5.1), and since no push could have applied A's write, A is told it was discarded.
         var plain = schedule
         plain.actions.remove(at: 4)
         let lost = try Simulator.run(PushPullStrategy(), plain, seed: 1)
         #expect(lost.server[e]?[.title] == .string("server"))
         #expect(lost.history.told.contains { $0.event == .writeRejected(WriteID(1), .conflictDiscarded) })
+        #expect(!lost.violations.contains { $0.invariant == .toldOutcomeIsTrue })
+    }
+
+    // MARK: - What the user is told when writes leave the queue
+
+    /// Online, a first pull, one write, and its push sent: returns the client mid-push.
+    static func clientPushing(_ w: UserWrite) -> C {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        let e = w.ops[0].entity
+        _ = c.step(.network(.online), now: 0)
+        _ = c.step(.received(.pulled(sync: 1, changes: [RemoteRecord(entity: e, serverKey: 1, record: Self.todo("a", done: false), updatedAt: 0)],
+                                     deleted: [], timestamp: 1)), now: 10)
+        _ = c.step(.user(.write(w)), now: 20)
+        _ = c.step(.timerFired(C.soonTimer), now: 520)
+        _ = c.step(.received(.pulled(sync: 2, changes: [], deleted: [], timestamp: 1)), now: 540)
+        return c
+    }
+
+    static func rejections(_ fx: [ClientEffect<PushPullUp>]) -> [WriteID] {
+        fx.compactMap { if case .event(.writeRejected(let w, _)) = $0 { return w } else { return nil } }
+    }
+
+    /// The answer to a push is lost (the request times out): the server may have applied the
+    /// write, so when a later pull brings the row's remote delete, the write leaves the queue
+    /// without a "discarded" notice that could be false.
+    @Test func aWriteWhoseAnswerWasLostIsNotToldDiscarded() {
+        let e = EntityID(1)
+        let w = UserWrite(id: WriteID(3), ops: [.update(e, .todos, [FieldAssignment(.done, .bool(true))])])
+        var c = Self.clientPushing(w)
+        #expect(c.phase == .pushing(2))
+        _ = c.step(.timerFired(C.requestTimer(2)), now: 6_540)
+        #expect(c.queue.rows.allSatisfy { $0.mayHaveTakenEffect })
+        _ = c.step(.timerFired(C.retryTimer), now: 8_000)
+        let fx = c.step(.received(.pulled(sync: 3, changes: [], deleted: [e], timestamp: 3)), now: 8_050)
+        #expect(Self.rejections(fx).isEmpty)
+        #expect(c.records[e] == nil)
+        #expect(c.pendingWrites.isEmpty)
+    }
+
+    /// A push the server refused whole said nothing was written: the write can still be told.
+    @Test func aWriteOfARefusedPushIsStillToldDiscarded() {
+        let e = EntityID(1)
+        let w = UserWrite(id: WriteID(3), ops: [.update(e, .todos, [FieldAssignment(.done, .bool(true))])])
+        var c = Self.clientPushing(w)
+        _ = c.step(.received(.pushRejected(sync: 2, reason: "changed")), now: 600)
+        #expect(!c.queue.rows.contains { $0.mayHaveTakenEffect })
+        _ = c.step(.timerFired(C.retryTimer), now: 2_000)
+        let fx = c.step(.received(.pulled(sync: 3, changes: [], deleted: [e], timestamp: 3)), now: 2_050)
+        #expect(Self.rejections(fx) == [WriteID(3)])
+    }
+
+    /// Seed 004 §5.1: "server timestamp newer" is resolved without a prompt: the server's row
+    /// replaces the local one and the write leaves the queue. Told "discarded" when that is known
+    /// to be true (the first push of the write was answered), silent after a lost answer (a
+    /// re-push meeting a newer row says nothing about the lost push, which may have applied it).
+    @Test func serverNewerIsResolvedWithoutAPromptAndToldOnlyWhenTrue() {
+        let e = EntityID(1)
+        let w = UserWrite(id: WriteID(3), ops: [.update(e, .todos, [FieldAssignment(.done, .bool(true))])])
+        let theirs = RemoteRecord(entity: e, serverKey: 1, record: Self.todo("theirs", done: false), updatedAt: 900)
+        var c = Self.clientPushing(w)
+        let fx = c.step(.received(.pushed(sync: 2, results: [PushResult(entity: e, outcome: .serverNewer(theirs))])), now: 600)
+        #expect(Self.rejections(fx) == [WriteID(3)])
+        #expect(!fx.contains { if case .event(.conflictRaised) = $0 { return true } else { return false } })
+        #expect(c.records[e]?.record == theirs.record)
+        #expect(c.records[e]?.status == .synced)
+        #expect(c.pendingWrites.isEmpty)
+
+        var lostAnswer = Self.clientPushing(w)
+        _ = lostAnswer.step(.timerFired(C.requestTimer(2)), now: 6_540)
+        _ = lostAnswer.step(.timerFired(C.retryTimer), now: 8_000)
+        _ = lostAnswer.step(.received(.pulled(sync: 3, changes: [], deleted: [], timestamp: 1)), now: 8_050)
+        #expect(lostAnswer.phase == .pushing(3))
+        let again = lostAnswer.step(.received(.pushed(sync: 3, results: [PushResult(entity: e, outcome: .serverNewer(theirs))])), now: 8_100)
+        #expect(Self.rejections(again).isEmpty)
+        #expect(lostAnswer.records[e]?.record == theirs.record)
+        #expect(lostAnswer.pendingWrites.isEmpty)
+    }
+
+    /// A crash after the push was applied but before its answer was persisted: on relaunch the
+    /// queue still holds the writes; the pull that brings the server's delete back drops them
+    /// without telling the user they were discarded (the server applied them).
+    @Test func aRestartMidPushDropsItsWritesSilently() {
+        let e = EntityID(1)
+        let w = UserWrite(id: WriteID(3), ops: [.delete(e, .todos)])
+        let c = Self.clientPushing(w)
+        var relaunched = PushPullStrategy().makeClient(.testing(incarnation: 1), restoring: c.durableState)
+        #expect(relaunched.pendingWrites == [WriteID(3)])
+        _ = relaunched.step(.network(.online), now: 1_000)
+        let fx = relaunched.step(.received(.pulled(sync: (1 << 20) + 1, changes: [], deleted: [e], timestamp: 3)), now: 1_050)
+        #expect(Self.rejections(fx).isEmpty)
+        #expect(relaunched.pendingWrites.isEmpty)
+    }
+
+    /// Notes explain the sync only when the run keeps a story, and never change what else happens.
+    @Test func notesAreWrittenOnlyForAStory() {
+        var quiet = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        var ctx = ClientContext.testing()
+        ctx.tracesNotes = true
+        var told = PushPullStrategy().makeClient(ctx, restoring: nil)
+        let a = quiet.step(.network(.online), now: 0)
+        let b = told.step(.network(.online), now: 0)
+        #expect(!a.contains { if case .note = $0 { return true } else { return false } })
+        #expect(b.contains { if case .note = $0 { return true } else { return false } })
+        #expect(b.filter { if case .note = $0 { return false } else { return true } } == a)
     }
 
     /// A creates offline; its push is applied but the answer is lost (A goes offline while it is

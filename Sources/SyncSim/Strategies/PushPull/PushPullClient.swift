@@ -47,6 +47,10 @@ public struct PushPullClient: ClientMachine {
     let queueCap: Int
     let intervalMs: Int64
     let timeoutMs: Int64
+    /// WatermelonDB's pull-then-push (default) or seed 004's push-then-pull.
+    let order: PushPullOrder
+    /// Whether the run keeps a story: `.note` texts are built only then.
+    let tracesNotes: Bool
     var random: SimRandom
 
     public private(set) var online = false
@@ -78,6 +82,8 @@ public struct PushPullClient: ClientMachine {
         queueCap = context.queueCap
         intervalMs = context.options.syncIntervalMs
         timeoutMs = context.options.sendTimeoutMs
+        tracesNotes = context.tracesNotes
+        order = context.options.pushPullOrder
         random = context.random
         syncCounter = UInt32(truncatingIfNeeded: context.incarnation) << 20
         nextConflict = UInt32(context.id.index) << 24 | UInt32(truncatingIfNeeded: context.incarnation) << 16
@@ -147,25 +153,40 @@ public struct PushPullClient: ClientMachine {
         }
     }
 
-    // MARK: - The sync loop (WatermelonDB `synchronize`: pull, apply, push, mark synced)
+    // MARK: - The sync loop (WatermelonDB `synchronize`: pull, apply, push, mark synced;
+    // seed 004 §2.1 with `.pushThenPull`: push, clear, pull, merge)
 
     mutating func startSync(now: Int64, out: inout ClientOutbox<PushPullUp>) {
         guard online, phase == .idle else { return }
         out(.cancelTimer(Self.retryTimer))
         out(.cancelTimer(Self.soonTimer))
         syncCounter &+= 1
-        phase = .pulling(syncCounter)
         forceFromServerRunning = forceFromServerRequested
-        out(.send(.pull(sync: syncCounter, since: forceFromServerRunning ? nil : lastPulledAt)))
-        out(.setTimer(Self.requestTimer(syncCounter), afterMs: timeoutMs))
+        // Force from server skips the push in either order (seed 004 §3.1).
+        if order == .pushThenPull && !forceFromServerRunning {
+            pushPhase(sync: syncCounter, now: now, out: &out)
+        } else {
+            pullPhase(sync: syncCounter, out: &out)
+        }
+    }
+
+    mutating func pullPhase(sync s: UInt32, out: inout ClientOutbox<PushPullUp>) {
+        phase = .pulling(s)
+        if tracesNotes { out(.note(forceFromServerRunning ? "force sync from server: pulling everything, the push is skipped" : "sync #\(s): pulling changes since \(lastPulledAt.map(String.init) ?? "the beginning")")) }
+        out(.send(.pull(sync: s, since: forceFromServerRunning ? nil : lastPulledAt)))
+        out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
     }
 
     /// The running sync failed: retry with exponential backoff (seed 004 §1.3) and jitter.
-    mutating func failSync(_ why: String, out: inout ClientOutbox<PushPullUp>) {
-        abortSync(why, out: &out)
+    /// `answered`: the server said it wrote nothing (a refused push), so the rows being sent
+    /// did not take effect.
+    mutating func failSync(_ why: String, answered: Bool = false, out: inout ClientOutbox<PushPullUp>) {
+        abortSync(why, answered: answered, out: &out)
         failures += 1
         let base = min(Int64(1_000) << Int64(min(failures - 1, 5)), 30_000)
-        out(.setTimer(Self.retryTimer, afterMs: base + Int64(random.below(UInt64(base / 4 + 1)))))
+        let wait = base + Int64(random.below(UInt64(base / 4 + 1)))
+        if tracesNotes { out(.note("sync failed (\(why)): retrying in \(wait) ms (failure \(failures), exponential backoff)")) }
+        out(.setTimer(Self.retryTimer, afterMs: wait))
     }
 
     var runningSync: UInt32? {
@@ -175,13 +196,28 @@ public struct PushPullClient: ClientMachine {
         }
     }
 
-    mutating func abortSync(_ why: String, out: inout ClientOutbox<PushPullUp>) {
+    mutating func abortSync(_ why: String, answered: Bool = false, out: inout ClientOutbox<PushPullUp>) {
         if let s = runningSync { out(.cancelTimer(Self.requestTimer(s))) }
         phase = .idle
         pushed = []
         forceFromServerRunning = false
-        queue.markFailed(why)
+        queue.markFailed(why, answered: answered)
         persist(out: &out)
+    }
+
+    /// Tells the user about writes dropped from the queue, but only what is known to be true:
+    /// "discarded" for writes no push may have applied; the others go silently (with a story
+    /// note), because a push whose answer was lost, or a crash before its answer was persisted,
+    /// may already have applied them — the model used to report those "discarded" after
+    /// telling them "confirmed".
+    mutating func tell(_ d: OperationQueue.Discarded, _ why: @autoclosure () -> String, out: inout ClientOutbox<PushPullUp>) {
+        for w in d.told { out(.event(.writeRejected(w, .conflictDiscarded))) }
+        if tracesNotes, !d.isEmpty {
+            var parts: [String] = []
+            if !d.told.isEmpty { parts.append("told discarded: " + d.told.map(\.description).joined(separator: ",")) }
+            if !d.silent.isEmpty { parts.append("dropped silently, as a push may already have applied them: " + d.silent.map(\.description).joined(separator: ",")) }
+            out(.note(why() + "; " + parts.joined(separator: "; ")))
+        }
     }
 
     mutating func finishSync(now: Int64, out: inout ClientOutbox<PushPullUp>) {
@@ -201,15 +237,15 @@ public struct PushPullClient: ClientMachine {
             // Answers to requests that are not the running one (late, duplicated) are ignored.
             guard phase == .pulling(s) else { return }
             applyPull(changes, deleted, timestamp: ts, out: &out)
-            pushPhase(sync: s, now: now, out: &out)
+            if order == .pullThenPush { pushPhase(sync: s, now: now, out: &out) } else { finishSync(now: now, out: &out) }
         case .pushed(let s, let results):
             guard phase == .pushing(s) else { return }
             applyPushResults(results, out: &out)
-            finishSync(now: now, out: &out)
+            if order == .pullThenPush { finishSync(now: now, out: &out) } else { pullPhase(sync: s, out: &out) }
         case .pushRejected(let s, _):
             // WatermelonDB: the client must pull again and retry the whole sync.
             guard phase == .pushing(s) else { return }
-            failSync("push rejected: changed on the server since the last pull", out: &out)
+            failSync("push rejected: changed on the server since the last pull", answered: true, out: &out)
         }
     }
 
@@ -218,7 +254,7 @@ public struct PushPullClient: ClientMachine {
             // Seed 004 §3.1: skip push, hard-reset the local tables to the server's rows.
             forceFromServerRunning = false
             forceFromServerRequested = false
-            for w in queue.failAll() { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            tell(queue.discardAll(), "force sync from server: local changes discarded, \(changes.count) rows taken from the server", out: &out)
             records = [:]
             conflicts = []
             for r in changes { records[r.entity] = PushPullMerge.apply(remote: r, to: nil, schema: schema) }
@@ -228,12 +264,24 @@ public struct PushPullClient: ClientMachine {
                 guard records[e] != nil else { continue }
                 records[e] = nil
                 conflicts.removeAll { $0.entity == e }
-                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+                tell(queue.discard(on: e), "entity \(e.raw) was deleted on the server: the local row is destroyed with its changes (WatermelonDB applyRemote)", out: &out)
             }
             for r in changes {
-                records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity], schema: schema)
-                if let i = conflicts.firstIndex(where: { $0.entity == r.entity }) { conflicts[i].server = r }
+                if let i = conflicts.firstIndex(where: { $0.entity == r.entity }) {
+                    conflicts[i].server = r
+                    // A row waiting for the user's answer keeps its local version (seed 004: the
+                    // conflict stays in `ConflictStore` until resolved).
+                    if order == .pushThenPull { continue }
+                }
+                if order == .pushThenPull, let l = records[r.entity], l.isLocallyChanged {
+                    mergeDetectingConflict(local: l, remote: r, out: &out)
+                } else {
+                    records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity], schema: schema)
+                }
             }
+        }
+        if tracesNotes {
+            out(.note("pull applied: \(changes.count) changed rows, \(deleted.count) deleted ids; lastPulledAt \(lastPulledAt.map(String.init) ?? "none") → \(timestamp)"))
         }
         lastPulledAt = timestamp
         persist(out: &out)
@@ -251,7 +299,7 @@ public struct PushPullClient: ClientMachine {
     mutating func pushPhase(sync s: UInt32, now: Int64, out: inout ClientOutbox<PushPullUp>) {
         let rows = pushable
         if rows.isEmpty {
-            finishSync(now: now, out: &out)
+            if order == .pullThenPush { finishSync(now: now, out: &out) } else { pullPhase(sync: s, out: &out) }
             return
         }
         var batch: [PushRecord] = []
@@ -263,6 +311,7 @@ public struct PushPullClient: ClientMachine {
         }
         pushed = batch
         phase = .pushing(s)
+        if tracesNotes { out(.note("pushing \(batch.count) locally changed rows (full rows, record-level updatedAt)")) }
         persist(out: &out)
         out(.send(.push(sync: s, lastPulledAt: lastPulledAt ?? 0, records: batch)))
         out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
@@ -292,9 +341,12 @@ public struct PushPullClient: ClientMachine {
                 if key != 0 { r.serverKey = key }
                 records[e] = r
             case .serverNewer(let s):
-                // Seed 004 §5.1: server timestamp newer → server wins; the local change is dropped.
+                // Seed 004 §5.1: server timestamp newer → server wins, auto-resolved without a
+                // prompt ("auto safe"); the refused queue rows are removed and the user told, but
+                // only of writes no earlier push may have applied (see `tell`).
+                let local = records[e]?.updatedAt
                 records[e] = PushPullMerge.apply(remote: s, to: nil, schema: schema).map { var x = $0; x.clientKey = records[e]?.clientKey; return x }
-                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+                tell(queue.discard(on: e), "entity \(e.raw): the server's row is newer (@\(s.updatedAt) > @\(local.map(String.init) ?? "?")): server wins without a prompt (seed 004 §5.1)", out: &out)
             case .conflict(let s):
                 // Seed 004 §5.1: equal timestamps, different data → the user chooses.
                 queue.markPending(on: e)
@@ -304,18 +356,44 @@ public struct PushPullClient: ClientMachine {
                     let cid = ConflictID(nextConflict)
                     nextConflict &+= 1
                     conflicts.append(OpenConflict(id: cid, entity: e, server: s))
+                    if tracesNotes { out(.note("entity \(e.raw): equal updatedAt @\(s.updatedAt) with different data: the user chooses (seed 004 §5.1)")) }
                     out(.event(.conflictRaised(cid, e)))
                 }
             case .gone:
                 records[e] = nil
                 conflicts.removeAll { $0.entity == e }
-                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+                tell(queue.discard(on: e), "entity \(e.raw) is deleted on the server: the pushed row cannot bring it back", out: &out)
             }
         }
         // Rows the answer did not mention (malformed answer) wait for the next sync.
         queue.markFailed("no result")
         persist(out: &out)
         refreshYields(out: &out)
+    }
+
+    /// Seed 004 §5.2 `detectConflict` while merging a pull (`mergeRecords`), for a locally
+    /// changed row: server `updatedAt` newer → the server's row replaces it without a prompt
+    /// ("auto safe", §5.1; the dropped writes are told as `tell` allows); local newer → the local row is kept whole and pushed by the next sync;
+    /// equal with different data → stored for the user (`conflictRaised`); equal and the same
+    /// data → nothing to do (the row is pushed again and the server answers "unchanged").
+    mutating func mergeDetectingConflict(local l: LocalRecord, remote r: RemoteRecord, out: inout ClientOutbox<PushPullUp>) {
+        let e = r.entity
+        if r.updatedAt > l.updatedAt || l.record.namespace != r.record.namespace {
+            records[e] = PushPullMerge.apply(remote: r, to: nil, schema: schema).map { var x = $0; x.clientKey = l.clientKey; return x }
+            tell(queue.discard(on: e), "entity \(e.raw): pulled row is newer (@\(r.updatedAt) > @\(l.updatedAt)): server wins without a prompt (seed 004 §5.1)", out: &out)
+        } else if r.updatedAt < l.updatedAt {
+            if tracesNotes { out(.note("entity \(e.raw): local row is newer (@\(l.updatedAt) > @\(r.updatedAt)): kept for the next push (seed 004 §5.1)")) }
+        } else if l.status == .deleted || l.record != r.record {
+            var x = l
+            x.serverKey = r.serverKey
+            records[e] = x
+            queue.markPending(on: e)
+            let cid = ConflictID(nextConflict)
+            nextConflict &+= 1
+            conflicts.append(OpenConflict(id: cid, entity: e, server: r))
+            if tracesNotes { out(.note("entity \(e.raw): pulled row has the local updatedAt @\(r.updatedAt) with different data: stored for the user (seed 004 §5.2 detectConflict)")) }
+            out(.event(.conflictRaised(cid, e)))
+        }
     }
 
     // MARK: - User commands
@@ -465,7 +543,7 @@ public struct PushPullClient: ClientMachine {
             // Seed 004 resolveConflict('server'): take the server's row; the local change is dropped.
             let key = records[c.entity]?.clientKey
             records[c.entity] = PushPullMerge.apply(remote: c.server, to: nil, schema: schema).map { var x = $0; x.clientKey = key; return x }
-            for w in queue.fail(on: c.entity) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            tell(queue.discard(on: c.entity), "\(cid): the user kept the server's row", out: &out)
             persist(out: &out)
             refreshYields(out: &out)
         }

@@ -38,8 +38,14 @@ public struct PushPullServer: ServerMachine {
 
     /// The run's data model.
     let schema: Schema
+    /// With `.pushThenPull` (seed 004's backend) a push is judged row by row only; WatermelonDB's
+    /// backend (`.pullThenPush`) also refuses a whole push that missed a change.
+    let order: PushPullOrder
 
-    public init(schema: Schema = .default) { self.schema = schema }
+    public init(schema: Schema = .default, order: PushPullOrder = .pullThenPush) {
+        self.schema = schema
+        self.order = order
+    }
 
     public mutating func handle(_ input: ServerInput<PushPullUp>, now: Int64, out: inout ServerOutbox<PushPullDown>) {
         switch input {
@@ -88,7 +94,7 @@ public struct PushPullServer: ServerMachine {
     mutating func push(_ c: ClientID, sync: UInt32, lastPulledAt: UInt64, records: [PushRecord], out: inout ServerOutbox<PushPullDown>) {
         let writes = PushPullUp.push(sync: sync, lastPulledAt: lastPulledAt, records: records).carriedWrites
         // WatermelonDB: refuse the whole push if a row changed after the client's last pull.
-        for p in records where !p.force {
+        for p in records where !p.force && order == .pullThenPush {
             let stamp = meta[p.entity]?.version ?? tombstones[p.entity] ?? 0
             if stamp > lastPulledAt {
                 let why = "entity \(p.entity.raw) changed on the server after lastPulledAt \(lastPulledAt)"
