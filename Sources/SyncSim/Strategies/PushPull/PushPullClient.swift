@@ -54,7 +54,8 @@ public struct PushPullClient: ClientMachine {
     var random: SimRandom
 
     public private(set) var online = false
-    public private(set) var records: [EntityID: LocalRecord] = [:]
+    /// The local database (a dense table by entity id; see `PushPullTable`).
+    public private(set) var records = PushPullTable()
     public private(set) var queue = OperationQueue()
     public private(set) var lastPulledAt: UInt64?
     public private(set) var phase = Phase.idle
@@ -88,18 +89,18 @@ public struct PushPullClient: ClientMachine {
         syncCounter = UInt32(truncatingIfNeeded: context.incarnation) << 20
         nextConflict = UInt32(context.id.index) << 24 | UInt32(truncatingIfNeeded: context.incarnation) << 16
         if let durable {
-            for r in durable.records { records[r.entity] = r }
+            records = PushPullTable(durable.records)
             queue = durable.queue
             // A push cut short by the crash: its rows wait for the next sync.
             queue.markFailed("interrupted by a restart")
             lastPulledAt = durable.lastPulledAt
         }
-        rebuildView()
+        _ = patchView()
     }
 
     public var durableState: Durable {
         guard persistence else { return Durable(records: [], queue: OperationQueue(), lastPulledAt: nil) }
-        return Durable(records: records.keys.sorted().map { records[$0]! }, queue: queue, lastPulledAt: lastPulledAt)
+        return Durable(records: records.rows, queue: queue, lastPulledAt: lastPulledAt)
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
@@ -255,13 +256,13 @@ public struct PushPullClient: ClientMachine {
             forceFromServerRunning = false
             forceFromServerRequested = false
             tell(queue.discardAll(), "force sync from server: local changes discarded, \(changes.count) rows taken from the server", out: &out)
-            records = [:]
+            records.removeAll()
             conflicts = []
             for r in changes { records[r.entity] = PushPullMerge.apply(remote: r, to: nil, schema: schema) }
         } else {
             // WatermelonDB applyRemote: a remote delete destroys the row even if changed locally.
             for e in deleted {
-                guard records[e] != nil else { continue }
+                guard records.has(e) else { continue }
                 records[e] = nil
                 conflicts.removeAll { $0.entity == e }
                 tell(queue.discard(on: e), "entity \(e.raw) was deleted on the server: the local row is destroyed with its changes (WatermelonDB applyRemote)", out: &out)
@@ -290,9 +291,8 @@ public struct PushPullClient: ClientMachine {
 
     /// Locally changed rows, in id order, except ones waiting for the user's conflict answer.
     var pushable: [LocalRecord] {
-        records.keys.sorted().compactMap { e in
-            guard let r = records[e], r.isLocallyChanged, !conflicts.contains(where: { $0.entity == e }) else { return nil }
-            return r
+        records.changedIDs.compactMap { e in
+            conflicts.contains(where: { $0.entity == e }) ? nil : records[e]
         }
     }
 
@@ -427,7 +427,7 @@ public struct PushPullClient: ClientMachine {
             if online { startSync(now: now, out: &out) } else { out(.event(.notice("force sync from server will run when online"))) }
         case .forceSync(.keepLocal):
             // Seed 004 §3.2 force push: every locally changed row overrides the server.
-            for e in records.keys.sorted() where records[e]!.isLocallyChanged { records[e]!.force = true }
+            for e in records.changedIDs { _ = records.modify(e) { $0.force = true } }
             conflicts.removeAll()
             persist(out: &out)
             if phase == .idle { startSync(now: now, out: &out) }
@@ -440,17 +440,19 @@ public struct PushPullClient: ClientMachine {
             out(.event(.writeRejected(w.id, .queueFull)))
             return
         }
-        var next = records
+        // Applied in place with an undo list (all or nothing), not on a copy of the database.
+        var undo: [(EntityID, LocalRecord?)] = []
         var ops: [(EntityID, OperationKind)] = []
         for op in w.ops {
             let key = random.next()
-            if let err = Self.applyLocal(op, now: now, records: &next, view: view, randomBits: key, schema: schema) {
+            undo.append((op.entity, records[op.entity]))
+            if let err = Self.applyLocal(op, now: now, records: &records, view: view, randomBits: key, schema: schema) {
+                for (e, r) in undo.reversed() { records[e] = r }
                 out(.event(.writeRejected(w.id, .invalid(err))))
                 return
             }
             ops.append((op.entity, Self.kind(op)))
         }
-        records = next
         for (e, k) in ops { queue.enqueue(write: w.id, entity: e, kind: k) }
         persist(out: &out)
         refreshYields(out: &out)
@@ -467,7 +469,7 @@ public struct PushPullClient: ClientMachine {
 
     /// Applies one user step to the local database (WatermelonDB `create` / `update` /
     /// `markAsDeleted`). Returns an error text instead of applying an invalid step.
-    static func applyLocal(_ op: Op, now: Int64, records: inout [EntityID: LocalRecord], view: EntityStore,
+    static func applyLocal(_ op: Op, now: Int64, records: inout PushPullTable, view: EntityStore,
                            randomBits: UInt64, schema: Schema) -> String? {
         let e = op.entity
         func live(_ ns: NamespaceID) -> (LocalRecord?, String) {
@@ -477,7 +479,7 @@ public struct PushPullClient: ClientMachine {
         }
         switch op {
         case .create(_, let ns, let a):
-            if records[e] != nil { return "\(EntityRef(e, ns)) already exists" }
+            if records.has(e) { return "\(EntityRef(e, ns)) already exists" }
             if let err = EntityStore.validate(a, ns, schema: schema) { return err.description }
             var rec = EntityRecord(namespace: ns, schema: schema)
             for x in a { rec[x.field] = x.value }
@@ -557,37 +559,60 @@ public struct PushPullClient: ClientMachine {
 
     /// The UI's view of the database: live rows; links to rows it does not have are hidden.
     ///
-    /// Built straight into id slots: each live row goes to its entity's slot, so the dictionary's
-    /// iteration order cannot reach the result (no sort, no per-row growth of the store), and a
-    /// row is copied again only when it has a link to hide.
-    mutating func rebuildView() {
-        var n = 0
-        for (e, r) in records where r.status != .deleted { n = max(n, Int(e.raw) + 1) }
-        var slots = [EntityRecord?](repeating: nil, count: n)
-        for (e, r) in records where r.status != .deleted { slots[Int(e.raw)] = r.record }
-        func has(_ t: EntityID, _ ns: NamespaceID) -> Bool {
-            let j = Int(t.raw)
-            return j < n && slots[j]?.namespace == ns
+    /// Patched, not rebuilt: only the rows changed since the last patch are recomputed, plus the
+    /// rows linking to a row that appeared, went, or changed namespace (their visible links
+    /// change). Returns the namespaces whose visible rows changed.
+    mutating func patchView() -> NamespaceSet {
+        var changed = NamespaceSet()
+        let dirty = records.takeDirty()
+        if dirty.isEmpty { return changed }
+        var todo = dirty
+        for e in dirty where view.namespace(of: e) != liveNamespace(e) {
+            todo.append(contentsOf: records.referrers(of: e))
         }
-        for i in 0..<n {
-            guard let r = slots[i] else { continue }
-            var hides = false
-            for l in schema.links(of: r.namespace) where !hides {
-                let ns = schema.target(of: l)
-                r.forEachTarget(of: l) { t in if !has(t, ns) { hides = true } }
-            }
-            guard hides else { continue }
-            var r2 = r
-            for l in schema.links(of: r.namespace) { r2.filterLink(l) { has($0, schema.target(of: l)) } }
-            slots[i] = r2
+        for e in todo {
+            let new = visibleRecord(e)
+            let oldNS = view.namespace(of: e)
+            if oldNS == nil && new == nil { continue }
+            if let n = new, oldNS == n.namespace, view[e] == n { continue }
+            if let o = oldNS { changed.insert(o) }
+            if let n = new { changed.insert(n.namespace) }
+            view[e] = new
         }
-        view = EntityStore(slots: slots)
+        return changed
+    }
+
+    /// The namespace of `e`'s row if the UI shows it (a live row).
+    @inline(__always) func liveNamespace(_ e: EntityID) -> NamespaceID? { records.liveNamespace(e) }
+
+    /// `e`'s row as the UI shows it: live rows only, links to rows it does not show hidden.
+    func visibleRecord(_ e: EntityID) -> EntityRecord? {
+        guard let st = records.status(of: e), st != .deleted, let r = records[e]?.record else { return nil }
+        var hides = false
+        for l in schema.links(of: r.namespace) where !hides {
+            let ns = schema.target(of: l)
+            r.forEachTarget(of: l) { t in if liveNamespace(t) != ns { hides = true } }
+        }
+        guard hides else { return r }
+        var r2 = r
+        for l in schema.links(of: r.namespace) {
+            let ns = schema.target(of: l)
+            r2.filterLink(l) { liveNamespace($0) == ns }
+        }
+        return r2
     }
 
     /// Subscriptions evaluate their query over the local database and yield when it changes.
+    /// A subscription whose namespaces (its own and the linked one) saw no visible change keeps
+    /// its result without being evaluated again.
     mutating func refreshYields(out: inout ClientOutbox<PushPullUp>) {
-        rebuildView()
+        let changed = patchView()
+        if changed.isEmpty { return }
         for i in subs.indices {
+            var reads = NamespaceSet()
+            reads.insert(subs[i].query.namespace)
+            if let n = subs[i].query.includedNamespace(in: schema) { reads.insert(n) }
+            if reads.isDisjoint(with: changed) { continue }
             if let r = subs[i].query.evaluate(view, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))
