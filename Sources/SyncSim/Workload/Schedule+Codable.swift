@@ -193,6 +193,7 @@ extension TimedAction: Codable {
         case .offline, .online, .unreachable, .reachable, .restart: return [.client]
         case .forceSync: return [.client, .choice]
         case .crash: return [.client, .point]
+        case .syncNow: return [.client]
         }
     }
 
@@ -229,6 +230,7 @@ extension TimedAction: Codable {
         case .reachable: action = .serverReachable(try client())
         case .restart: action = .restart(try client())
         case .forceSync: action = .forceSync(try client(), try c.decode(ConflictChoice.self, forKey: .choice))
+        case .syncNow: action = .syncNow(try client())
         case .crash:
             let point = try c.decode(String.self, forKey: .point)
             guard let p = CrashPoint(rawValue: point) else {
@@ -265,7 +267,7 @@ extension TimedAction: Codable {
             try c.encode(ch, forKey: .choice)
         case .crash(_, let p):
             try c.encode(p.rawValue, forKey: .point)
-        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart:
+        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .syncNow:
             break
         }
     }

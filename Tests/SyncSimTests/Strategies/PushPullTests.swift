@@ -314,6 +314,52 @@ struct PushPullTests {
         #expect(result.server.count == 2)
     }
 
+    // MARK: - Sync now (seed 004 §2.2)
+
+    @Test func syncNowStartsASyncAtOnceWhenIdleAndOnline() {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        _ = c.step(.network(.online), now: 0)
+        _ = c.step(.received(.pulled(sync: 1, changes: [], deleted: [], timestamp: 1)), now: 10)
+        #expect(c.step(.user(.syncNow), now: 100) == [
+            .cancelTimer(C.retryTimer), .cancelTimer(C.soonTimer),
+            .send(.pull(sync: 2, since: 1)), .setTimer(C.requestTimer(2), afterMs: 6_000),
+        ])
+        // While that sync runs, another tap starts nothing (one sync at a time).
+        #expect(c.step(.user(.syncNow), now: 110).isEmpty)
+    }
+
+    @Test func syncNowOfflineTellsTheUserItWaitsForTheNetwork() {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        let fx = c.step(.user(.syncNow), now: 100)
+        #expect(fx.count == 1)
+        #expect(fx.allSatisfy { if case .event(.notice) = $0 { return true } else { return false } })
+        #expect(c.phase == .idle)
+    }
+
+    @Test func strategiesWithoutTheButtonAnswerSyncNowWithAValue() {
+        var i = InstantStrategy().makeClient(.testing(), restoring: nil)
+        #expect(i.step(.user(.syncNow)).contains { if case .event(.invalidInput) = $0 { return true } else { return false } })
+        var s = SharedDiffStrategy().makeClient(.testing(), restoring: nil)
+        #expect(s.step(.user(.syncNow)).contains { if case .event(.invalidInput) = $0 { return true } else { return false } })
+        var p = ConflictPromptStrategy().makeClient(.testing(), restoring: nil)
+        #expect(p.step(.user(.syncNow)).contains { if case .event(.invalidInput) = $0 { return true } else { return false } })
+    }
+
+    /// The generator draws "sync now" taps only when asked, from their own stream: every other
+    /// action of the seed stays as it was.
+    @Test func theGeneratorDrawsSyncNowOnlyWhenAskedAndMovesNothingElse() {
+        var on = WorkloadGenerator.Config()
+        on.syncNow = true
+        for seed: UInt64 in 0..<10 {
+            let plain = WorkloadGenerator().generate(seed: seed)
+            let with = WorkloadGenerator(on).generate(seed: seed)
+            #expect(!plain.actions.contains { $0.action.kind == .syncNow })
+            #expect(with.actions.contains { $0.action.kind == .syncNow })
+            #expect(with.actions.filter { $0.action.kind != .syncNow } == plain.actions)
+            #expect(zip(with.actions, with.actions.dropFirst()).allSatisfy { $0.at <= $1.at })
+        }
+    }
+
     @Test func contractHoldsOnGeneratedSeeds() throws {
         let contract = PushPullStrategy().info.contract
         for seed: UInt64 in 0..<20 {

@@ -425,6 +425,17 @@ public struct PushPullClient: ClientMachine {
             forceFromServerRequested = true
             if phase != .idle { abortSync("force sync from server", out: &out) }
             if online { startSync(now: now, out: &out) } else { out(.event(.notice("force sync from server will run when online"))) }
+        case .syncNow:
+            // Seed 004 §2.2 manual "sync now": `syncAll` checks the network first; offline,
+            // operations stay queued and the offline indicator shows. One sync at a time: a tap
+            // during a running sync starts nothing more.
+            if !online {
+                out(.event(.notice("offline: the sync will run when the network returns")))
+            } else if phase != .idle {
+                if tracesNotes { out(.note("sync now: a sync is already running")) }
+            } else {
+                startSync(now: now, out: &out)
+            }
         case .forceSync(.keepLocal):
             // Seed 004 §3.2 force push: every locally changed row overrides the server.
             for e in records.changedIDs { _ = records.modify(e) { $0.force = true } }
