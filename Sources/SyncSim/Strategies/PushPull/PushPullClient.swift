@@ -179,10 +179,8 @@ public struct PushPullClient: ClientMachine {
     }
 
     /// The running sync failed: retry with exponential backoff (seed 004 §1.3) and jitter.
-    /// `answered`: the server said it wrote nothing (a refused push), so the rows being sent
-    /// did not take effect.
-    mutating func failSync(_ why: String, answered: Bool = false, out: inout ClientOutbox<PushPullUp>) {
-        abortSync(why, answered: answered, out: &out)
+    mutating func failSync(_ why: String, out: inout ClientOutbox<PushPullUp>) {
+        abortSync(why, out: &out)
         failures += 1
         let base = min(Int64(1_000) << Int64(min(failures - 1, 5)), 30_000)
         let wait = base + Int64(random.below(UInt64(base / 4 + 1)))
@@ -197,12 +195,12 @@ public struct PushPullClient: ClientMachine {
         }
     }
 
-    mutating func abortSync(_ why: String, answered: Bool = false, out: inout ClientOutbox<PushPullUp>) {
+    mutating func abortSync(_ why: String, out: inout ClientOutbox<PushPullUp>) {
         if let s = runningSync { out(.cancelTimer(Self.requestTimer(s))) }
         phase = .idle
         pushed = []
         forceFromServerRunning = false
-        queue.markFailed(why, answered: answered)
+        queue.markFailed(why)
         persist(out: &out)
     }
 
@@ -246,7 +244,10 @@ public struct PushPullClient: ClientMachine {
         case .pushRejected(let s, _):
             // WatermelonDB: the client must pull again and retry the whole sync.
             guard phase == .pushing(s) else { return }
-            failSync("push rejected: changed on the server since the last pull", answered: true, out: &out)
+            // Not proof that the writes did not take effect: the refusal may answer a duplicate
+            // of this push whose first copy was applied (its own write is then the change after
+            // `lastPulledAt`), so the rows count as possibly applied.
+            failSync("push rejected: changed on the server since the last pull", out: &out)
         }
     }
 

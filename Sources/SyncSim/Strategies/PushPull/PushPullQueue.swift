@@ -68,14 +68,14 @@ public struct OperationQueue: Hashable, Sendable {
         }
     }
 
-    /// A sync failed (timeout, rejection, offline): what was being sent waits for the next one.
-    /// `answered`: the server said nothing was written (a refused push); otherwise the rows
-    /// being sent may have been applied with the answer lost.
-    mutating func markFailed(_ error: String, answered: Bool = false) {
+    /// A sync failed (timeout, rejection, offline, restart): what was being sent waits for the
+    /// next one, and may have been applied (an answer lost; even a refusal may answer a network
+    /// duplicate of a push whose first copy was applied).
+    mutating func markFailed(_ error: String) {
         for i in rows.indices where rows[i].status == .sending {
             rows[i].status = .failed
             rows[i].lastError = error
-            if !answered { rows[i].mayHaveTakenEffect = true }
+            rows[i].mayHaveTakenEffect = true
         }
     }
 
