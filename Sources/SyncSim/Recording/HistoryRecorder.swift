@@ -104,6 +104,11 @@ public final class HistoryRecorder: @unchecked Sendable {
         emit(head("forceSync", t, client: client, seq: seq) + ",\"choice\":\"\(choice.rawValue)\"}")
     }
 
+    /// The user asked for a plain sync ("sync now", seed 004 §2.2).
+    public func syncNow(client: ClientID, at t: Int64, seq: Int64? = nil) {
+        emit(head("syncNow", t, client: client, seq: seq) + "}")
+    }
+
     /// The app finished handling the user action opened last (what it showed meanwhile was
     /// recorded in between). Optional: the next action, of any client, closes it too.
     public func actionDone(client: ClientID, at t: Int64, seq: Int64? = nil) {

@@ -88,7 +88,7 @@ struct HistoryReplayer {
 
     typealias F = HistoryFields
 
-    static let eventKinds = ["write", "subscribe", "unsubscribe", "queryOnce", "resolve", "forceSync", "done",
+    static let eventKinds = ["write", "subscribe", "unsubscribe", "queryOnce", "resolve", "forceSync", "syncNow", "done",
                              "confirmed", "rejected", "yield", "queryResult", "queryFailed", "conflict", "notice", "invalidInput",
                              "view", "queue", "net", "connect", "request", "restart",
                              "commit", "refuse", "server", "heal", "unsettled", "end"]
@@ -176,6 +176,12 @@ struct HistoryReplayer {
             closeAction()
             note(t, .action, c, "\(c) \(UserCommand.forceSync(ch))")
             begin(c, .forceSync(ch), line: line)
+        case "syncNow":
+            try o.only(["e", "t", "client", "seq"])
+            let c = try client()
+            closeAction()
+            note(t, .action, c, "\(c) \(UserCommand.syncNow)")
+            begin(c, .syncNow, line: line)
         case "done":
             try o.only(["e", "t", "client", "seq"])
             let c = try client()

@@ -64,6 +64,7 @@ final class SimulationExport {
         case .queryOnce(let r, let q): recorder.queryOnce(r, q, client: c, at: t, seq: next(c))
         case .resolveConflict(let id, let ch): recorder.resolveConflict(id, ch, client: c, at: t, seq: next(c))
         case .forceSync(let ch): recorder.forceSync(ch, client: c, at: t, seq: next(c))
+        case .syncNow: recorder.syncNow(client: c, at: t, seq: next(c))
         }
     }
 

@@ -168,6 +168,9 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     /// saves land "milliseconds apart"; equal bounds pin the race so a scenario file can set it.
     public var saveDelayMinMs: Int64 = 2
     public var saveDelayMaxMs: Int64 = 40
+    /// `pushPull`: WatermelonDB's pull-then-push loop (the default) or seed 004's push-then-pull
+    /// with client-side conflict detection (see `PushPullOrder`).
+    public var pushPullOrder: PushPullOrder = .pullThenPush
     public init() {}
 }
 

@@ -46,6 +46,9 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
     /// Force sync (seed 004 §3): `keepServer` = force from server (discard local changes),
     /// `keepLocal` = force push local changes over the server.
     case forceSync(ConflictChoice)
+    /// A plain manual "sync now" (seed 004 §2.2: "Manual 'sync now': user-triggered sync"):
+    /// sync at once, nothing forced. A strategy without such a button answers `.invalidInput`.
+    case syncNow
 
     public var description: String {
         switch self {
@@ -55,6 +58,7 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
         case .queryOnce(let r, let q): return "queryOnce \(r) \(q)"
         case .resolveConflict(let c, let ch): return "resolves \(c): \(ch.rawValue)"
         case .forceSync(let ch): return ch == .keepServer ? "forces sync from server" : "forces push to server"
+        case .syncNow: return "syncs now"
         }
     }
 }

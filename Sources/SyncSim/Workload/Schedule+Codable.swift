@@ -193,6 +193,7 @@ extension TimedAction: Codable {
         case .offline, .online, .unreachable, .reachable, .restart: return [.client]
         case .forceSync: return [.client, .choice]
         case .crash: return [.client, .point]
+        case .syncNow: return [.client]
         }
     }
 
@@ -229,6 +230,7 @@ extension TimedAction: Codable {
         case .reachable: action = .serverReachable(try client())
         case .restart: action = .restart(try client())
         case .forceSync: action = .forceSync(try client(), try c.decode(ConflictChoice.self, forKey: .choice))
+        case .syncNow: action = .syncNow(try client())
         case .crash:
             let point = try c.decode(String.self, forKey: .point)
             guard let p = CrashPoint(rawValue: point) else {
@@ -265,7 +267,7 @@ extension TimedAction: Codable {
             try c.encode(ch, forKey: .choice)
         case .crash(_, let p):
             try c.encode(p.rawValue, forKey: .point)
-        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart:
+        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .syncNow:
             break
         }
     }
@@ -342,6 +344,7 @@ extension SimulationOptions: Codable {
         case clients, persistence, latencyMinMs, latencyMaxMs, dropPpm, duplicatePpm, delayPpm, delayMaxMs
         case clockSkewMs, conflictPolicy, conflictThinkMs, queueCap, connectTimeoutMs, unreachableDetectMs
         case settleLimitMs, maxEvents, sendTimeoutMs, syncIntervalMs, saveDelayMinMs, saveDelayMaxMs
+        case pushPullOrder
     }
 
     public init(from decoder: Decoder) throws {
@@ -369,6 +372,7 @@ extension SimulationOptions: Codable {
         try get(.syncIntervalMs, &strategy.syncIntervalMs)
         try get(.saveDelayMinMs, &strategy.saveDelayMinMs)
         try get(.saveDelayMaxMs, &strategy.saveDelayMaxMs)
+        try get(.pushPullOrder, &strategy.pushPullOrder)
     }
 
     /// Writes every option that differs from its default (files say only what matters).
@@ -396,6 +400,7 @@ extension SimulationOptions: Codable {
         try put(.syncIntervalMs, strategy.syncIntervalMs, d.strategy.syncIntervalMs)
         try put(.saveDelayMinMs, strategy.saveDelayMinMs, d.strategy.saveDelayMinMs)
         try put(.saveDelayMaxMs, strategy.saveDelayMaxMs, d.strategy.saveDelayMaxMs)
+        try put(.pushPullOrder, strategy.pushPullOrder, d.strategy.pushPullOrder)
     }
 }
 

@@ -31,6 +31,11 @@ public struct WorkloadGenerator: Sendable {
         /// runs, protocol-point crashes). On by default; `syncsim bench` turns it off so its
         /// standard workload, and the action counts it names, stay comparable across versions.
         public var stress = true
+        /// Whether schedules also hold plain "sync now" taps (seed 004 §2.2), drawn from their own
+        /// stream after the rest, so every other action of a seed stays where it was. Off by
+        /// default: only `pushPull` has the button, and a schedule is shared by every strategy,
+        /// so drawing it everywhere would change the other strategies' traces.
+        public var syncNow = false
         public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default, stress: Bool = true) {
             self.clients = clients
             self.actions = actions
@@ -170,11 +175,33 @@ public struct WorkloadGenerator: Sendable {
             b.emit(kind, &r)
         }
         b.closeWindows()
+        if config.syncNow { b.addSyncNow(seed: seed) }
         return Schedule(schema: config.schema, options: b.options, initial: b.initial, actions: b.actions)
     }
 
     /// Accumulates actions while tracking what exists, so every reference is valid.
     struct Builder {
+        /// One to three "sync now" taps at times within the schedule, on clients drawn from the
+        /// seed's own `syncNow` stream, merged after the actions already at the same time.
+        mutating func addSyncNow(seed: UInt64) {
+            var s = SimRandom(seed: seed).fork(.custom(0x7379_6e63))
+            let end = actions.last?.at ?? 0
+            var taps: [TimedAction] = []
+            for _ in 0..<(1 + Int(s.below(3))) {
+                taps.append(TimedAction(at: Int64(s.below(UInt64(end + 1))), .syncNow(ClientID(Int(s.below(UInt64(clients)))))))
+            }
+            taps.sort { $0.at < $1.at }
+            var merged: [TimedAction] = []
+            merged.reserveCapacity(actions.count + taps.count)
+            var k = 0
+            for a in actions {
+                while k < taps.count && taps[k].at < a.at { merged.append(taps[k]); k += 1 }
+                merged.append(a)
+            }
+            merged.append(contentsOf: taps[k...])
+            actions = merged
+        }
+
         var options: SimulationOptions
         var now: Int64 = 0
         var initial: [InitialEntity] = []

@@ -153,12 +153,130 @@ struct PushPullTests {
         #expect(result.history.applied.contains { $0.tx.origin == .client(a) && $0.tx.writes.contains(WriteID(1)) })
         #expect(result.settled)
 
-        // The same run without the force: the server wins and the user is told.
+        // The same run without the force: the server's newer row wins without a prompt (seed 004
+        // §5.1), and since no push could have applied A's write, A is told it was discarded.
         var plain = schedule
         plain.actions.remove(at: 4)
         let lost = try Simulator.run(PushPullStrategy(), plain, seed: 1)
         #expect(lost.server[e]?[.title] == .string("server"))
         #expect(lost.history.told.contains { $0.event == .writeRejected(WriteID(1), .conflictDiscarded) })
+        #expect(!lost.violations.contains { $0.invariant == .toldOutcomeIsTrue })
+    }
+
+    // MARK: - What the user is told when writes leave the queue
+
+    /// Online, a first pull, one write, and its push sent: returns the client mid-push.
+    static func clientPushing(_ w: UserWrite) -> C {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        let e = w.ops[0].entity
+        _ = c.step(.network(.online), now: 0)
+        _ = c.step(.received(.pulled(sync: 1, changes: [RemoteRecord(entity: e, serverKey: 1, record: Self.todo("a", done: false), updatedAt: 0)],
+                                     deleted: [], timestamp: 1)), now: 10)
+        _ = c.step(.user(.write(w)), now: 20)
+        _ = c.step(.timerFired(C.soonTimer), now: 520)
+        _ = c.step(.received(.pulled(sync: 2, changes: [], deleted: [], timestamp: 1)), now: 540)
+        return c
+    }
+
+    static func rejections(_ fx: [ClientEffect<PushPullUp>]) -> [WriteID] {
+        fx.compactMap { if case .event(.writeRejected(let w, _)) = $0 { return w } else { return nil } }
+    }
+
+    /// The answer to a push is lost (the request times out): the server may have applied the
+    /// write, so when a later pull brings the row's remote delete, the write leaves the queue
+    /// without a "discarded" notice that could be false.
+    @Test func aWriteWhoseAnswerWasLostIsNotToldDiscarded() {
+        let e = EntityID(1)
+        let w = UserWrite(id: WriteID(3), ops: [.update(e, .todos, [FieldAssignment(.done, .bool(true))])])
+        var c = Self.clientPushing(w)
+        #expect(c.phase == .pushing(2))
+        _ = c.step(.timerFired(C.requestTimer(2)), now: 6_540)
+        #expect(c.queue.rows.allSatisfy { $0.mayHaveTakenEffect })
+        _ = c.step(.timerFired(C.retryTimer), now: 8_000)
+        let fx = c.step(.received(.pulled(sync: 3, changes: [], deleted: [e], timestamp: 3)), now: 8_050)
+        #expect(Self.rejections(fx).isEmpty)
+        #expect(c.records[e] == nil)
+        #expect(c.pendingWrites.isEmpty)
+    }
+
+    /// A refused push is no proof either: the refusal may answer a network duplicate of a push
+    /// whose first copy was applied (found by fuzzing, seed 15: the duplicate meets its own
+    /// write as "changed after lastPulledAt"). A write never sent is still told.
+    @Test func aRefusedPushLeavesItsWritesUntoldButANeverSentWriteIsTold() {
+        let e = EntityID(1)
+        let w = UserWrite(id: WriteID(3), ops: [.update(e, .todos, [FieldAssignment(.done, .bool(true))])])
+        var c = Self.clientPushing(w)
+        _ = c.step(.received(.pushRejected(sync: 2, reason: "changed")), now: 600)
+        #expect(c.queue.rows.allSatisfy { $0.mayHaveTakenEffect })
+        _ = c.step(.timerFired(C.retryTimer), now: 2_000)
+        let fx = c.step(.received(.pulled(sync: 3, changes: [], deleted: [e], timestamp: 3)), now: 2_050)
+        #expect(Self.rejections(fx).isEmpty)
+        #expect(c.pendingWrites.isEmpty)
+
+        // Never sent: the pull that deletes the row comes before any push.
+        var fresh = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        _ = fresh.step(.network(.online), now: 0)
+        _ = fresh.step(.received(.pulled(sync: 1, changes: [RemoteRecord(entity: e, serverKey: 1, record: Self.todo("a", done: false), updatedAt: 0)],
+                                         deleted: [], timestamp: 1)), now: 10)
+        _ = fresh.step(.user(.write(w)), now: 20)
+        _ = fresh.step(.timerFired(C.soonTimer), now: 520)
+        let told = fresh.step(.received(.pulled(sync: 2, changes: [], deleted: [e], timestamp: 2)), now: 540)
+        #expect(Self.rejections(told) == [WriteID(3)])
+    }
+
+    /// Seed 004 §5.1: "server timestamp newer" is resolved without a prompt: the server's row
+    /// replaces the local one and the write leaves the queue. Told "discarded" when that is known
+    /// to be true (the first push of the write was answered), silent after a lost answer (a
+    /// re-push meeting a newer row says nothing about the lost push, which may have applied it).
+    @Test func serverNewerIsResolvedWithoutAPromptAndToldOnlyWhenTrue() {
+        let e = EntityID(1)
+        let w = UserWrite(id: WriteID(3), ops: [.update(e, .todos, [FieldAssignment(.done, .bool(true))])])
+        let theirs = RemoteRecord(entity: e, serverKey: 1, record: Self.todo("theirs", done: false), updatedAt: 900)
+        var c = Self.clientPushing(w)
+        let fx = c.step(.received(.pushed(sync: 2, results: [PushResult(entity: e, outcome: .serverNewer(theirs))])), now: 600)
+        #expect(Self.rejections(fx) == [WriteID(3)])
+        #expect(!fx.contains { if case .event(.conflictRaised) = $0 { return true } else { return false } })
+        #expect(c.records[e]?.record == theirs.record)
+        #expect(c.records[e]?.status == .synced)
+        #expect(c.pendingWrites.isEmpty)
+
+        var lostAnswer = Self.clientPushing(w)
+        _ = lostAnswer.step(.timerFired(C.requestTimer(2)), now: 6_540)
+        _ = lostAnswer.step(.timerFired(C.retryTimer), now: 8_000)
+        _ = lostAnswer.step(.received(.pulled(sync: 3, changes: [], deleted: [], timestamp: 1)), now: 8_050)
+        #expect(lostAnswer.phase == .pushing(3))
+        let again = lostAnswer.step(.received(.pushed(sync: 3, results: [PushResult(entity: e, outcome: .serverNewer(theirs))])), now: 8_100)
+        #expect(Self.rejections(again).isEmpty)
+        #expect(lostAnswer.records[e]?.record == theirs.record)
+        #expect(lostAnswer.pendingWrites.isEmpty)
+    }
+
+    /// A crash after the push was applied but before its answer was persisted: on relaunch the
+    /// queue still holds the writes; the pull that brings the server's delete back drops them
+    /// without telling the user they were discarded (the server applied them).
+    @Test func aRestartMidPushDropsItsWritesSilently() {
+        let e = EntityID(1)
+        let w = UserWrite(id: WriteID(3), ops: [.delete(e, .todos)])
+        let c = Self.clientPushing(w)
+        var relaunched = PushPullStrategy().makeClient(.testing(incarnation: 1), restoring: c.durableState)
+        #expect(relaunched.pendingWrites == [WriteID(3)])
+        _ = relaunched.step(.network(.online), now: 1_000)
+        let fx = relaunched.step(.received(.pulled(sync: (1 << 20) + 1, changes: [], deleted: [e], timestamp: 3)), now: 1_050)
+        #expect(Self.rejections(fx).isEmpty)
+        #expect(relaunched.pendingWrites.isEmpty)
+    }
+
+    /// Notes explain the sync only when the run keeps a story, and never change what else happens.
+    @Test func notesAreWrittenOnlyForAStory() {
+        var quiet = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        var ctx = ClientContext.testing()
+        ctx.tracesNotes = true
+        var told = PushPullStrategy().makeClient(ctx, restoring: nil)
+        let a = quiet.step(.network(.online), now: 0)
+        let b = told.step(.network(.online), now: 0)
+        #expect(!a.contains { if case .note = $0 { return true } else { return false } })
+        #expect(b.contains { if case .note = $0 { return true } else { return false } })
+        #expect(b.filter { if case .note = $0 { return false } else { return true } } == a)
     }
 
     /// A creates offline; its push is applied but the answer is lost (A goes offline while it is
@@ -207,6 +325,52 @@ struct PushPullTests {
         #expect(result.history.applied.filter { $0.tx.writes.contains(WriteID(0)) }.count == 2)
         #expect(result.violations.contains { $0.invariant == .noDuplicateApplication })
         #expect(result.server.count == 2)
+    }
+
+    // MARK: - Sync now (seed 004 §2.2)
+
+    @Test func syncNowStartsASyncAtOnceWhenIdleAndOnline() {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        _ = c.step(.network(.online), now: 0)
+        _ = c.step(.received(.pulled(sync: 1, changes: [], deleted: [], timestamp: 1)), now: 10)
+        #expect(c.step(.user(.syncNow), now: 100) == [
+            .cancelTimer(C.retryTimer), .cancelTimer(C.soonTimer),
+            .send(.pull(sync: 2, since: 1)), .setTimer(C.requestTimer(2), afterMs: 6_000),
+        ])
+        // While that sync runs, another tap starts nothing (one sync at a time).
+        #expect(c.step(.user(.syncNow), now: 110).isEmpty)
+    }
+
+    @Test func syncNowOfflineTellsTheUserItWaitsForTheNetwork() {
+        var c = PushPullStrategy().makeClient(.testing(), restoring: nil)
+        let fx = c.step(.user(.syncNow), now: 100)
+        #expect(fx.count == 1)
+        #expect(fx.allSatisfy { if case .event(.notice) = $0 { return true } else { return false } })
+        #expect(c.phase == .idle)
+    }
+
+    @Test func strategiesWithoutTheButtonAnswerSyncNowWithAValue() {
+        var i = InstantStrategy().makeClient(.testing(), restoring: nil)
+        #expect(i.step(.user(.syncNow)).contains { if case .event(.invalidInput) = $0 { return true } else { return false } })
+        var s = SharedDiffStrategy().makeClient(.testing(), restoring: nil)
+        #expect(s.step(.user(.syncNow)).contains { if case .event(.invalidInput) = $0 { return true } else { return false } })
+        var p = ConflictPromptStrategy().makeClient(.testing(), restoring: nil)
+        #expect(p.step(.user(.syncNow)).contains { if case .event(.invalidInput) = $0 { return true } else { return false } })
+    }
+
+    /// The generator draws "sync now" taps only when asked, from their own stream: every other
+    /// action of the seed stays as it was.
+    @Test func theGeneratorDrawsSyncNowOnlyWhenAskedAndMovesNothingElse() {
+        var on = WorkloadGenerator.Config()
+        on.syncNow = true
+        for seed: UInt64 in 0..<10 {
+            let plain = WorkloadGenerator().generate(seed: seed)
+            let with = WorkloadGenerator(on).generate(seed: seed)
+            #expect(!plain.actions.contains { $0.action.kind == .syncNow })
+            #expect(with.actions.contains { $0.action.kind == .syncNow })
+            #expect(with.actions.filter { $0.action.kind != .syncNow } == plain.actions)
+            #expect(zip(with.actions, with.actions.dropFirst()).allSatisfy { $0.at <= $1.at })
+        }
     }
 
     @Test func contractHoldsOnGeneratedSeeds() throws {

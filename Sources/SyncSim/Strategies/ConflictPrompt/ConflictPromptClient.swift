@@ -229,6 +229,8 @@ public struct ConflictPromptClient: ClientMachine {
             resolve(c, choice, out: &out)
         case .forceSync:
             out(.event(.invalidInput("sideBar has no forced sync (seed 003): \(cmd)")))
+        case .syncNow:
+            out(.event(.invalidInput("sideBar has no sync button (seed 003): \(cmd)")))
         }
     }
 

@@ -281,7 +281,7 @@ public struct InstantClient: ClientMachine {
             nextTimer += 1
             queryTimers.append((t, st.key))
             out(.setTimer(t, afterMs: Self.queryOnceTimeoutMs))
-        case .resolveConflict, .forceSync:
+        case .resolveConflict, .forceSync, .syncNow:
             out(.event(.invalidInput("instant has no conflict prompts or forced sync: \(cmd)")))
         }
     }

@@ -47,10 +47,15 @@ public struct PushPullClient: ClientMachine {
     let queueCap: Int
     let intervalMs: Int64
     let timeoutMs: Int64
+    /// WatermelonDB's pull-then-push (default) or seed 004's push-then-pull.
+    let order: PushPullOrder
+    /// Whether the run keeps a story: `.note` texts are built only then.
+    let tracesNotes: Bool
     var random: SimRandom
 
     public private(set) var online = false
-    public private(set) var records: [EntityID: LocalRecord] = [:]
+    /// The local database (a dense table by entity id; see `PushPullTable`).
+    public private(set) var records = PushPullTable()
     public private(set) var queue = OperationQueue()
     public private(set) var lastPulledAt: UInt64?
     public private(set) var phase = Phase.idle
@@ -78,22 +83,24 @@ public struct PushPullClient: ClientMachine {
         queueCap = context.queueCap
         intervalMs = context.options.syncIntervalMs
         timeoutMs = context.options.sendTimeoutMs
+        tracesNotes = context.tracesNotes
+        order = context.options.pushPullOrder
         random = context.random
         syncCounter = UInt32(truncatingIfNeeded: context.incarnation) << 20
         nextConflict = UInt32(context.id.index) << 24 | UInt32(truncatingIfNeeded: context.incarnation) << 16
         if let durable {
-            for r in durable.records { records[r.entity] = r }
+            records = PushPullTable(durable.records)
             queue = durable.queue
             // A push cut short by the crash: its rows wait for the next sync.
             queue.markFailed("interrupted by a restart")
             lastPulledAt = durable.lastPulledAt
         }
-        rebuildView()
+        _ = patchView()
     }
 
     public var durableState: Durable {
         guard persistence else { return Durable(records: [], queue: OperationQueue(), lastPulledAt: nil) }
-        return Durable(records: records.keys.sorted().map { records[$0]! }, queue: queue, lastPulledAt: lastPulledAt)
+        return Durable(records: records.rows, queue: queue, lastPulledAt: lastPulledAt)
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
@@ -147,17 +154,28 @@ public struct PushPullClient: ClientMachine {
         }
     }
 
-    // MARK: - The sync loop (WatermelonDB `synchronize`: pull, apply, push, mark synced)
+    // MARK: - The sync loop (WatermelonDB `synchronize`: pull, apply, push, mark synced;
+    // seed 004 §2.1 with `.pushThenPull`: push, clear, pull, merge)
 
     mutating func startSync(now: Int64, out: inout ClientOutbox<PushPullUp>) {
         guard online, phase == .idle else { return }
         out(.cancelTimer(Self.retryTimer))
         out(.cancelTimer(Self.soonTimer))
         syncCounter &+= 1
-        phase = .pulling(syncCounter)
         forceFromServerRunning = forceFromServerRequested
-        out(.send(.pull(sync: syncCounter, since: forceFromServerRunning ? nil : lastPulledAt)))
-        out(.setTimer(Self.requestTimer(syncCounter), afterMs: timeoutMs))
+        // Force from server skips the push in either order (seed 004 §3.1).
+        if order == .pushThenPull && !forceFromServerRunning {
+            pushPhase(sync: syncCounter, now: now, out: &out)
+        } else {
+            pullPhase(sync: syncCounter, out: &out)
+        }
+    }
+
+    mutating func pullPhase(sync s: UInt32, out: inout ClientOutbox<PushPullUp>) {
+        phase = .pulling(s)
+        if tracesNotes { out(.note(forceFromServerRunning ? "force sync from server: pulling everything, the push is skipped" : "sync #\(s): pulling changes since \(lastPulledAt.map(String.init) ?? "the beginning")")) }
+        out(.send(.pull(sync: s, since: forceFromServerRunning ? nil : lastPulledAt)))
+        out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
     }
 
     /// The running sync failed: retry with exponential backoff (seed 004 §1.3) and jitter.
@@ -165,7 +183,9 @@ public struct PushPullClient: ClientMachine {
         abortSync(why, out: &out)
         failures += 1
         let base = min(Int64(1_000) << Int64(min(failures - 1, 5)), 30_000)
-        out(.setTimer(Self.retryTimer, afterMs: base + Int64(random.below(UInt64(base / 4 + 1)))))
+        let wait = base + Int64(random.below(UInt64(base / 4 + 1)))
+        if tracesNotes { out(.note("sync failed (\(why)): retrying in \(wait) ms (failure \(failures), exponential backoff)")) }
+        out(.setTimer(Self.retryTimer, afterMs: wait))
     }
 
     var runningSync: UInt32? {
@@ -182,6 +202,21 @@ public struct PushPullClient: ClientMachine {
         forceFromServerRunning = false
         queue.markFailed(why)
         persist(out: &out)
+    }
+
+    /// Tells the user about writes dropped from the queue, but only what is known to be true:
+    /// "discarded" for writes no push may have applied; the others go silently (with a story
+    /// note), because a push whose answer was lost, or a crash before its answer was persisted,
+    /// may already have applied them — the model used to report those "discarded" after
+    /// telling them "confirmed".
+    mutating func tell(_ d: OperationQueue.Discarded, _ why: @autoclosure () -> String, out: inout ClientOutbox<PushPullUp>) {
+        for w in d.told { out(.event(.writeRejected(w, .conflictDiscarded))) }
+        if tracesNotes, !d.isEmpty {
+            var parts: [String] = []
+            if !d.told.isEmpty { parts.append("told discarded: " + d.told.map(\.description).joined(separator: ",")) }
+            if !d.silent.isEmpty { parts.append("dropped silently, as a push may already have applied them: " + d.silent.map(\.description).joined(separator: ",")) }
+            out(.note(why() + "; " + parts.joined(separator: "; ")))
+        }
     }
 
     mutating func finishSync(now: Int64, out: inout ClientOutbox<PushPullUp>) {
@@ -201,14 +236,17 @@ public struct PushPullClient: ClientMachine {
             // Answers to requests that are not the running one (late, duplicated) are ignored.
             guard phase == .pulling(s) else { return }
             applyPull(changes, deleted, timestamp: ts, out: &out)
-            pushPhase(sync: s, now: now, out: &out)
+            if order == .pullThenPush { pushPhase(sync: s, now: now, out: &out) } else { finishSync(now: now, out: &out) }
         case .pushed(let s, let results):
             guard phase == .pushing(s) else { return }
             applyPushResults(results, out: &out)
-            finishSync(now: now, out: &out)
+            if order == .pullThenPush { finishSync(now: now, out: &out) } else { pullPhase(sync: s, out: &out) }
         case .pushRejected(let s, _):
             // WatermelonDB: the client must pull again and retry the whole sync.
             guard phase == .pushing(s) else { return }
+            // Not proof that the writes did not take effect: the refusal may answer a duplicate
+            // of this push whose first copy was applied (its own write is then the change after
+            // `lastPulledAt`), so the rows count as possibly applied.
             failSync("push rejected: changed on the server since the last pull", out: &out)
         }
     }
@@ -218,22 +256,34 @@ public struct PushPullClient: ClientMachine {
             // Seed 004 §3.1: skip push, hard-reset the local tables to the server's rows.
             forceFromServerRunning = false
             forceFromServerRequested = false
-            for w in queue.failAll() { out(.event(.writeRejected(w, .conflictDiscarded))) }
-            records = [:]
+            tell(queue.discardAll(), "force sync from server: local changes discarded, \(changes.count) rows taken from the server", out: &out)
+            records.removeAll()
             conflicts = []
             for r in changes { records[r.entity] = PushPullMerge.apply(remote: r, to: nil, schema: schema) }
         } else {
             // WatermelonDB applyRemote: a remote delete destroys the row even if changed locally.
             for e in deleted {
-                guard records[e] != nil else { continue }
+                guard records.has(e) else { continue }
                 records[e] = nil
                 conflicts.removeAll { $0.entity == e }
-                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+                tell(queue.discard(on: e), "entity \(e.raw) was deleted on the server: the local row is destroyed with its changes (WatermelonDB applyRemote)", out: &out)
             }
             for r in changes {
-                records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity], schema: schema)
-                if let i = conflicts.firstIndex(where: { $0.entity == r.entity }) { conflicts[i].server = r }
+                if let i = conflicts.firstIndex(where: { $0.entity == r.entity }) {
+                    conflicts[i].server = r
+                    // A row waiting for the user's answer keeps its local version (seed 004: the
+                    // conflict stays in `ConflictStore` until resolved).
+                    if order == .pushThenPull { continue }
+                }
+                if order == .pushThenPull, let l = records[r.entity], l.isLocallyChanged {
+                    mergeDetectingConflict(local: l, remote: r, out: &out)
+                } else {
+                    records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity], schema: schema)
+                }
             }
+        }
+        if tracesNotes {
+            out(.note("pull applied: \(changes.count) changed rows, \(deleted.count) deleted ids; lastPulledAt \(lastPulledAt.map(String.init) ?? "none") → \(timestamp)"))
         }
         lastPulledAt = timestamp
         persist(out: &out)
@@ -242,16 +292,15 @@ public struct PushPullClient: ClientMachine {
 
     /// Locally changed rows, in id order, except ones waiting for the user's conflict answer.
     var pushable: [LocalRecord] {
-        records.keys.sorted().compactMap { e in
-            guard let r = records[e], r.isLocallyChanged, !conflicts.contains(where: { $0.entity == e }) else { return nil }
-            return r
+        records.changedIDs.compactMap { e in
+            conflicts.contains(where: { $0.entity == e }) ? nil : records[e]
         }
     }
 
     mutating func pushPhase(sync s: UInt32, now: Int64, out: inout ClientOutbox<PushPullUp>) {
         let rows = pushable
         if rows.isEmpty {
-            finishSync(now: now, out: &out)
+            if order == .pullThenPush { finishSync(now: now, out: &out) } else { pullPhase(sync: s, out: &out) }
             return
         }
         var batch: [PushRecord] = []
@@ -263,6 +312,7 @@ public struct PushPullClient: ClientMachine {
         }
         pushed = batch
         phase = .pushing(s)
+        if tracesNotes { out(.note("pushing \(batch.count) locally changed rows (full rows, record-level updatedAt)")) }
         persist(out: &out)
         out(.send(.push(sync: s, lastPulledAt: lastPulledAt ?? 0, records: batch)))
         out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
@@ -292,9 +342,12 @@ public struct PushPullClient: ClientMachine {
                 if key != 0 { r.serverKey = key }
                 records[e] = r
             case .serverNewer(let s):
-                // Seed 004 §5.1: server timestamp newer → server wins; the local change is dropped.
+                // Seed 004 §5.1: server timestamp newer → server wins, auto-resolved without a
+                // prompt ("auto safe"); the refused queue rows are removed and the user told, but
+                // only of writes no earlier push may have applied (see `tell`).
+                let local = records[e]?.updatedAt
                 records[e] = PushPullMerge.apply(remote: s, to: nil, schema: schema).map { var x = $0; x.clientKey = records[e]?.clientKey; return x }
-                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+                tell(queue.discard(on: e), "entity \(e.raw): the server's row is newer (@\(s.updatedAt) > @\(local.map(String.init) ?? "?")): server wins without a prompt (seed 004 §5.1)", out: &out)
             case .conflict(let s):
                 // Seed 004 §5.1: equal timestamps, different data → the user chooses.
                 queue.markPending(on: e)
@@ -304,18 +357,44 @@ public struct PushPullClient: ClientMachine {
                     let cid = ConflictID(nextConflict)
                     nextConflict &+= 1
                     conflicts.append(OpenConflict(id: cid, entity: e, server: s))
+                    if tracesNotes { out(.note("entity \(e.raw): equal updatedAt @\(s.updatedAt) with different data: the user chooses (seed 004 §5.1)")) }
                     out(.event(.conflictRaised(cid, e)))
                 }
             case .gone:
                 records[e] = nil
                 conflicts.removeAll { $0.entity == e }
-                for w in queue.fail(on: e) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+                tell(queue.discard(on: e), "entity \(e.raw) is deleted on the server: the pushed row cannot bring it back", out: &out)
             }
         }
         // Rows the answer did not mention (malformed answer) wait for the next sync.
         queue.markFailed("no result")
         persist(out: &out)
         refreshYields(out: &out)
+    }
+
+    /// Seed 004 §5.2 `detectConflict` while merging a pull (`mergeRecords`), for a locally
+    /// changed row: server `updatedAt` newer → the server's row replaces it without a prompt
+    /// ("auto safe", §5.1; the dropped writes are told as `tell` allows); local newer → the local row is kept whole and pushed by the next sync;
+    /// equal with different data → stored for the user (`conflictRaised`); equal and the same
+    /// data → nothing to do (the row is pushed again and the server answers "unchanged").
+    mutating func mergeDetectingConflict(local l: LocalRecord, remote r: RemoteRecord, out: inout ClientOutbox<PushPullUp>) {
+        let e = r.entity
+        if r.updatedAt > l.updatedAt || l.record.namespace != r.record.namespace {
+            records[e] = PushPullMerge.apply(remote: r, to: nil, schema: schema).map { var x = $0; x.clientKey = l.clientKey; return x }
+            tell(queue.discard(on: e), "entity \(e.raw): pulled row is newer (@\(r.updatedAt) > @\(l.updatedAt)): server wins without a prompt (seed 004 §5.1)", out: &out)
+        } else if r.updatedAt < l.updatedAt {
+            if tracesNotes { out(.note("entity \(e.raw): local row is newer (@\(l.updatedAt) > @\(r.updatedAt)): kept for the next push (seed 004 §5.1)")) }
+        } else if l.status == .deleted || l.record != r.record {
+            var x = l
+            x.serverKey = r.serverKey
+            records[e] = x
+            queue.markPending(on: e)
+            let cid = ConflictID(nextConflict)
+            nextConflict &+= 1
+            conflicts.append(OpenConflict(id: cid, entity: e, server: r))
+            if tracesNotes { out(.note("entity \(e.raw): pulled row has the local updatedAt @\(r.updatedAt) with different data: stored for the user (seed 004 §5.2 detectConflict)")) }
+            out(.event(.conflictRaised(cid, e)))
+        }
     }
 
     // MARK: - User commands
@@ -347,9 +426,20 @@ public struct PushPullClient: ClientMachine {
             forceFromServerRequested = true
             if phase != .idle { abortSync("force sync from server", out: &out) }
             if online { startSync(now: now, out: &out) } else { out(.event(.notice("force sync from server will run when online"))) }
+        case .syncNow:
+            // Seed 004 §2.2 manual "sync now": `syncAll` checks the network first; offline,
+            // operations stay queued and the offline indicator shows. One sync at a time: a tap
+            // during a running sync starts nothing more.
+            if !online {
+                out(.event(.notice("offline: the sync will run when the network returns")))
+            } else if phase != .idle {
+                if tracesNotes { out(.note("sync now: a sync is already running")) }
+            } else {
+                startSync(now: now, out: &out)
+            }
         case .forceSync(.keepLocal):
             // Seed 004 §3.2 force push: every locally changed row overrides the server.
-            for e in records.keys.sorted() where records[e]!.isLocallyChanged { records[e]!.force = true }
+            for e in records.changedIDs { _ = records.modify(e) { $0.force = true } }
             conflicts.removeAll()
             persist(out: &out)
             if phase == .idle { startSync(now: now, out: &out) }
@@ -362,17 +452,19 @@ public struct PushPullClient: ClientMachine {
             out(.event(.writeRejected(w.id, .queueFull)))
             return
         }
-        var next = records
+        // Applied in place with an undo list (all or nothing), not on a copy of the database.
+        var undo: [(EntityID, LocalRecord?)] = []
         var ops: [(EntityID, OperationKind)] = []
         for op in w.ops {
             let key = random.next()
-            if let err = Self.applyLocal(op, now: now, records: &next, view: view, randomBits: key, schema: schema) {
+            undo.append((op.entity, records[op.entity]))
+            if let err = Self.applyLocal(op, now: now, records: &records, view: view, randomBits: key, schema: schema) {
+                for (e, r) in undo.reversed() { records[e] = r }
                 out(.event(.writeRejected(w.id, .invalid(err))))
                 return
             }
             ops.append((op.entity, Self.kind(op)))
         }
-        records = next
         for (e, k) in ops { queue.enqueue(write: w.id, entity: e, kind: k) }
         persist(out: &out)
         refreshYields(out: &out)
@@ -389,7 +481,7 @@ public struct PushPullClient: ClientMachine {
 
     /// Applies one user step to the local database (WatermelonDB `create` / `update` /
     /// `markAsDeleted`). Returns an error text instead of applying an invalid step.
-    static func applyLocal(_ op: Op, now: Int64, records: inout [EntityID: LocalRecord], view: EntityStore,
+    static func applyLocal(_ op: Op, now: Int64, records: inout PushPullTable, view: EntityStore,
                            randomBits: UInt64, schema: Schema) -> String? {
         let e = op.entity
         func live(_ ns: NamespaceID) -> (LocalRecord?, String) {
@@ -399,7 +491,7 @@ public struct PushPullClient: ClientMachine {
         }
         switch op {
         case .create(_, let ns, let a):
-            if records[e] != nil { return "\(EntityRef(e, ns)) already exists" }
+            if records.has(e) { return "\(EntityRef(e, ns)) already exists" }
             if let err = EntityStore.validate(a, ns, schema: schema) { return err.description }
             var rec = EntityRecord(namespace: ns, schema: schema)
             for x in a { rec[x.field] = x.value }
@@ -465,7 +557,7 @@ public struct PushPullClient: ClientMachine {
             // Seed 004 resolveConflict('server'): take the server's row; the local change is dropped.
             let key = records[c.entity]?.clientKey
             records[c.entity] = PushPullMerge.apply(remote: c.server, to: nil, schema: schema).map { var x = $0; x.clientKey = key; return x }
-            for w in queue.fail(on: c.entity) { out(.event(.writeRejected(w, .conflictDiscarded))) }
+            tell(queue.discard(on: c.entity), "\(cid): the user kept the server's row", out: &out)
             persist(out: &out)
             refreshYields(out: &out)
         }
@@ -479,37 +571,60 @@ public struct PushPullClient: ClientMachine {
 
     /// The UI's view of the database: live rows; links to rows it does not have are hidden.
     ///
-    /// Built straight into id slots: each live row goes to its entity's slot, so the dictionary's
-    /// iteration order cannot reach the result (no sort, no per-row growth of the store), and a
-    /// row is copied again only when it has a link to hide.
-    mutating func rebuildView() {
-        var n = 0
-        for (e, r) in records where r.status != .deleted { n = max(n, Int(e.raw) + 1) }
-        var slots = [EntityRecord?](repeating: nil, count: n)
-        for (e, r) in records where r.status != .deleted { slots[Int(e.raw)] = r.record }
-        func has(_ t: EntityID, _ ns: NamespaceID) -> Bool {
-            let j = Int(t.raw)
-            return j < n && slots[j]?.namespace == ns
+    /// Patched, not rebuilt: only the rows changed since the last patch are recomputed, plus the
+    /// rows linking to a row that appeared, went, or changed namespace (their visible links
+    /// change). Returns the namespaces whose visible rows changed.
+    mutating func patchView() -> NamespaceSet {
+        var changed = NamespaceSet()
+        let dirty = records.takeDirty()
+        if dirty.isEmpty { return changed }
+        var todo = dirty
+        for e in dirty where view.namespace(of: e) != liveNamespace(e) {
+            todo.append(contentsOf: records.referrers(of: e))
         }
-        for i in 0..<n {
-            guard let r = slots[i] else { continue }
-            var hides = false
-            for l in schema.links(of: r.namespace) where !hides {
-                let ns = schema.target(of: l)
-                r.forEachTarget(of: l) { t in if !has(t, ns) { hides = true } }
-            }
-            guard hides else { continue }
-            var r2 = r
-            for l in schema.links(of: r.namespace) { r2.filterLink(l) { has($0, schema.target(of: l)) } }
-            slots[i] = r2
+        for e in todo {
+            let new = visibleRecord(e)
+            let oldNS = view.namespace(of: e)
+            if oldNS == nil && new == nil { continue }
+            if let n = new, oldNS == n.namespace, view[e] == n { continue }
+            if let o = oldNS { changed.insert(o) }
+            if let n = new { changed.insert(n.namespace) }
+            view[e] = new
         }
-        view = EntityStore(slots: slots)
+        return changed
+    }
+
+    /// The namespace of `e`'s row if the UI shows it (a live row).
+    @inline(__always) func liveNamespace(_ e: EntityID) -> NamespaceID? { records.liveNamespace(e) }
+
+    /// `e`'s row as the UI shows it: live rows only, links to rows it does not show hidden.
+    func visibleRecord(_ e: EntityID) -> EntityRecord? {
+        guard let st = records.status(of: e), st != .deleted, let r = records[e]?.record else { return nil }
+        var hides = false
+        for l in schema.links(of: r.namespace) where !hides {
+            let ns = schema.target(of: l)
+            r.forEachTarget(of: l) { t in if liveNamespace(t) != ns { hides = true } }
+        }
+        guard hides else { return r }
+        var r2 = r
+        for l in schema.links(of: r.namespace) {
+            let ns = schema.target(of: l)
+            r2.filterLink(l) { liveNamespace($0) == ns }
+        }
+        return r2
     }
 
     /// Subscriptions evaluate their query over the local database and yield when it changes.
+    /// A subscription whose namespaces (its own and the linked one) saw no visible change keeps
+    /// its result without being evaluated again.
     mutating func refreshYields(out: inout ClientOutbox<PushPullUp>) {
-        rebuildView()
+        let changed = patchView()
+        if changed.isEmpty { return }
         for i in subs.indices {
+            var reads = NamespaceSet()
+            reads.insert(subs[i].query.namespace)
+            if let n = subs[i].query.includedNamespace(in: schema) { reads.insert(n) }
+            if reads.isDisjoint(with: changed) { continue }
             if let r = subs[i].query.evaluate(view, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))

@@ -20,6 +20,11 @@ public struct QueuedOperation: Hashable, Sendable {
     public var status: OperationStatus
     public var attempts: Int
     public var lastError: String?
+    /// The write may already have taken effect on the server: a push carried this row and no
+    /// answer said it was not written (a timeout, a lost answer, a restart mid-push), or another
+    /// row of the same write was applied. A write in this state is never *told* discarded: the
+    /// client cannot know that the notice would be true (see `discard(on:)`).
+    public var mayHaveTakenEffect = false
 
     /// Not yet known to the server to be applied, and not refused.
     public var isOutstanding: Bool { status == .pending || status == .sending || status == .failed }
@@ -63,11 +68,14 @@ public struct OperationQueue: Hashable, Sendable {
         }
     }
 
-    /// A sync failed (timeout, rejection, offline): what was being sent waits for the next one.
+    /// A sync failed (timeout, rejection, offline, restart): what was being sent waits for the
+    /// next one, and may have been applied (an answer lost; even a refusal may answer a network
+    /// duplicate of a push whose first copy was applied).
     mutating func markFailed(_ error: String) {
         for i in rows.indices where rows[i].status == .sending {
             rows[i].status = .failed
             rows[i].lastError = error
+            rows[i].mayHaveTakenEffect = true
         }
     }
 
@@ -80,23 +88,41 @@ public struct OperationQueue: Hashable, Sendable {
         let done = rows.filter { $0.status == .success }.map(\.write)
         rows.removeAll { $0.status == .success }
         var out: [WriteID] = []
-        for w in done where !out.contains(w) && !rows.contains(where: { $0.write == w }) { out.append(w) }
+        for w in done where !out.contains(w) {
+            if rows.contains(where: { $0.write == w }) {
+                // Part of the write is on the server: its other rows can no longer be told discarded.
+                for i in rows.indices where rows[i].write == w { rows[i].mayHaveTakenEffect = true }
+            } else {
+                out.append(w)
+            }
+        }
         return out
     }
 
-    /// Refuses every outstanding write touching `e` (all of each write's rows go). Returns them.
-    mutating func fail(on e: EntityID) -> [WriteID] {
-        let ws = outstandingWrites(on: e)
-        rows.removeAll { ws.contains($0.write) }
-        return ws
+    /// Writes dropped from the queue, split by what the client knows: `told` never took effect
+    /// (no push carried them without a "not written" answer), so "discarded" is true;
+    /// `silent` may have taken effect (an answer lost, a crash mid-push), so the client says
+    /// nothing rather than something possibly false (WatermelonDB and seed 004 say nothing at all).
+    public struct Discarded: Equatable {
+        public var told: [WriteID] = []
+        public var silent: [WriteID] = []
+        public var isEmpty: Bool { told.isEmpty && silent.isEmpty }
     }
 
-    /// Refuses every outstanding write (force from server). Returns them.
-    mutating func failAll() -> [WriteID] {
-        let ws = outstandingWrites
-        rows.removeAll()
-        return ws
+    mutating func discard(_ ws: [WriteID]) -> Discarded {
+        var d = Discarded()
+        for w in ws {
+            if rows.contains(where: { $0.write == w && $0.mayHaveTakenEffect }) { d.silent.append(w) } else { d.told.append(w) }
+        }
+        rows.removeAll { ws.contains($0.write) }
+        return d
     }
+
+    /// Drops every outstanding write touching `e` (all of each write's rows go).
+    mutating func discard(on e: EntityID) -> Discarded { discard(outstandingWrites(on: e)) }
+
+    /// Drops every outstanding write (force from server).
+    mutating func discardAll() -> Discarded { discard(outstandingWrites) }
 
     /// Back to pending (a conflict put the rows on hold, or the app restarted mid-send).
     mutating func markPending(on e: EntityID?) {

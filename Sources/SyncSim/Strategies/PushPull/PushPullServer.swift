@@ -33,13 +33,23 @@ public struct PushPullServer: ServerMachine {
     var byServerKey: [UInt64: EntityID] = [:]
     /// The change counter (`lastPulledAt` is one of its values).
     public private(set) var version: UInt64 = 0
+    /// Every stamp in the order given, `(version, entity)`, versions ascending: a pull reads the
+    /// stamps after its `lastPulledAt` instead of scanning every row (an entity's row or
+    /// tombstone is current only at its latest stamp).
+    var stamps: [(version: UInt64, entity: EntityID)] = []
     public private(set) var txID: UInt64 = 0
     var nextServerKey: UInt64 = 1
 
     /// The run's data model.
     let schema: Schema
+    /// With `.pushThenPull` (seed 004's backend) a push is judged row by row only; WatermelonDB's
+    /// backend (`.pullThenPush`) also refuses a whole push that missed a change.
+    let order: PushPullOrder
 
-    public init(schema: Schema = .default) { self.schema = schema }
+    public init(schema: Schema = .default, order: PushPullOrder = .pullThenPush) {
+        self.schema = schema
+        self.order = order
+    }
 
     public mutating func handle(_ input: ServerInput<PushPullUp>, now: Int64, out: inout ServerOutbox<PushPullDown>) {
         switch input {
@@ -63,17 +73,29 @@ public struct PushPullServer: ServerMachine {
 
     // MARK: - Pull
 
+    /// Rows and tombstones stamped after `since`, each in id order (everything for nil).
     func pull(sync: UInt32, since: UInt64?) -> PushPullDown {
         var changes: [RemoteRecord] = []
         var deleted: [EntityID] = []
-        for (e, r) in data.entities {
-            guard let m = meta[e] else { continue }
-            if since.map({ m.version > $0 }) ?? true {
+        guard let since else {
+            for (e, r) in data.entities {
+                guard let m = meta[e] else { continue }
                 changes.append(RemoteRecord(entity: e, serverKey: m.serverKey, record: r, updatedAt: m.updatedAt))
             }
+            return .pulled(sync: sync, changes: changes, deleted: deleted, timestamp: version)
         }
-        if let since {
-            for e in tombstones.keys.sorted() where tombstones[e]! > since { deleted.append(e) }
+        var lo = 0, hi = stamps.count
+        while lo < hi { let m = (lo + hi) / 2; if stamps[m].version <= since { lo = m + 1 } else { hi = m } }
+        var rows: [EntityID] = []
+        for k in lo..<stamps.count {
+            let (v, e) = stamps[k]
+            if meta[e]?.version == v { rows.append(e) } else if tombstones[e] == v { deleted.append(e) }
+        }
+        rows.sort()
+        deleted.sort()
+        for e in rows {
+            guard let r = data[e], let m = meta[e] else { continue }
+            changes.append(RemoteRecord(entity: e, serverKey: m.serverKey, record: r, updatedAt: m.updatedAt))
         }
         return .pulled(sync: sync, changes: changes, deleted: deleted, timestamp: version)
     }
@@ -88,7 +110,7 @@ public struct PushPullServer: ServerMachine {
     mutating func push(_ c: ClientID, sync: UInt32, lastPulledAt: UInt64, records: [PushRecord], out: inout ServerOutbox<PushPullDown>) {
         let writes = PushPullUp.push(sync: sync, lastPulledAt: lastPulledAt, records: records).carriedWrites
         // WatermelonDB: refuse the whole push if a row changed after the client's last pull.
-        for p in records where !p.force {
+        for p in records where !p.force && order == .pullThenPush {
             let stamp = meta[p.entity]?.version ?? tombstones[p.entity] ?? 0
             if stamp > lastPulledAt {
                 let why = "entity \(p.entity.raw) changed on the server after lastPulledAt \(lastPulledAt)"
@@ -136,6 +158,7 @@ public struct PushPullServer: ServerMachine {
                 // tombstone so a late duplicate of the create cannot bring it back.
                 bump()
                 tombstones[e] = version
+                stamp(e)
                 return .applied(serverKey: 0)
             }
             let key = nextServerKey
@@ -144,6 +167,7 @@ public struct PushPullServer: ServerMachine {
             let rec = normalized(p.record, self: e)
             data[e] = rec
             meta[e] = Meta(serverKey: key, clientKey: p.clientKey, updatedAt: p.updatedAt, version: version)
+            stamp(e)
             byServerKey[key] = e
             if let ck = p.clientKey { byClientKey[ck] = e }
             ops.append(.create(e, ns, assignments(rec)))
@@ -171,6 +195,7 @@ public struct PushPullServer: ServerMachine {
         data[e] = rec
         meta[e]!.updatedAt = p.updatedAt
         meta[e]!.version = version
+        stamp(e)
         ops.append(.update(e, ns, assignments(rec)))
         for l in schema.links(of: ns) {
             let now = rec.targets(l), before = s.targets(l)
@@ -201,7 +226,7 @@ public struct PushPullServer: ServerMachine {
             case .delete:
                 // Deleting an id the server has not received yet still leaves a tombstone: a
                 // later push of its create must not bring it into existence.
-                if data.contains(e) { delete(e) } else { bump(); tombstones[e] = version }
+                if data.contains(e) { delete(e) } else { bump(); tombstones[e] = version; stamp(e) }
             case .link, .unlink:
                 if let err = data.apply(op, schema: schema) { return err.description }
                 touch(e, now)
@@ -215,6 +240,7 @@ public struct PushPullServer: ServerMachine {
         nextServerKey += 1
         bump()
         meta[e] = Meta(serverKey: key, clientKey: nil, updatedAt: now, version: version)
+        stamp(e)
         byServerKey[key] = e
     }
 
@@ -222,6 +248,7 @@ public struct PushPullServer: ServerMachine {
         bump()
         meta[e]?.updatedAt = now
         meta[e]?.version = version
+        stamp(e)
     }
 
     /// Removes the entity, leaves a tombstone, and re-stamps the rows whose links it cleared.
@@ -232,13 +259,18 @@ public struct PushPullServer: ServerMachine {
         meta[e] = nil
         bump()
         tombstones[e] = version
+        stamp(e)
         for r in referrers.sorted() where meta[r] != nil {
             bump()
             meta[r]!.version = version
+            stamp(r)
         }
     }
 
     mutating func bump() { version += 1 }
+
+    /// Notes that `e`'s row or tombstone now carries the current version (see `stamps`).
+    mutating func stamp(_ e: EntityID) { stamps.append((version, e)) }
 
     /// Links to entities the server does not have are dropped (the server keeps no dangling ids).
     func normalized(_ r: EntityRecord, self e: EntityID) -> EntityRecord {

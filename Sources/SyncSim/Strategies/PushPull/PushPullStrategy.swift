@@ -7,12 +7,15 @@
 /// | a local delete leaves a tombstone until the server confirms it | WatermelonDB `markAsDeleted`, `fetchLocal.js`; seed 004 §6.2 (soft delete) |
 /// | new rows get a time-ordered client id (ms + random bits from the seeded stream); the server maps it to a server id; logical `EntityID`s stay the only ids oracles see | seed 004 §6.1, §6.4 |
 /// | every local change stamps the row's `updatedAt` with the client clock (skew included) | seed 004 §6.2 `updatedAt: Date.now()` |
-/// | every write enqueues one `operation_queue` row per entity (pending → sending → success/failed); failed rows are retried by the next sync; refused ones are removed and the user is told | seed 004 §1.3 |
-/// | sync triggers: app open, network regained, periodic (`syncIntervalMs`), 500 ms after a local write, again at once if rows changed during a sync | seed 004 §2.2, §6.2 |
-/// | one sync at a time: **pull** since `lastPulledAt`, apply in one step, **push** the full rows, mark pushed rows synced only if unchanged since pushed | WatermelonDB `synchronize.js`, `markAsSynced.js` (seed 004 §2.1 pushes before pulling: the loop follows WatermelonDB) |
+/// | every write enqueues one `operation_queue` row per entity (pending → sending → success/failed); failed rows are retried by the next sync; refused ones are removed | seed 004 §1.3 |
+/// | a write removed without being applied is told "discarded" only if no push may have applied it; one that a push carried without an answer that it was not written (timeout, lost answer, crash before the answer was persisted, a refused push: the refusal may answer a network duplicate of an applied push), or with another row already applied, goes without a notice (a note in the story says why) | the model's own rule, so that what the user is told is true; WatermelonDB and seed 004 say nothing in these cases |
+/// | sync triggers: app open, network regained, periodic (`syncIntervalMs`: 30 s by default so generated runs settle within the 120 s bound; seed 004's 5 minutes is `300000` in a file), the user's "sync now" (offline: a notice, the sync waits for the network), 500 ms after a local write, again at once if rows changed during a sync | seed 004 §2.2, §6.2 |
+/// | one sync at a time: **pull** since `lastPulledAt`, apply in one step, **push** the full rows, mark pushed rows synced only if unchanged since pushed | WatermelonDB `synchronize.js`, `markAsSynced.js` (the default, `pushPullOrder` = `pullThenPush`) |
+/// | with `pushPullOrder` = `pushThenPull`: **push** first, clear the successful queue rows, then **pull** and merge; the server judges each row and never refuses a whole push | seed 004 §2.1 "Sync Sequence", `SyncService` |
+/// | push-then-pull merge of a pulled row into a locally changed one: server `updatedAt` newer → the server's row replaces it without a prompt; local newer → kept whole for the next push; equal with different data → stored and put to the user | seed 004 §5.1, §5.2 `mergeRecords` → `detectConflict` → `ConflictStore` (synced rows simply take the pulled row: the model's reading, as a synced row has nothing to conflict) |
 /// | applying a remote row: a synced row takes it; a locally changed row keeps its changed columns and stays unsynced; a tombstone ignores it; a remote delete destroys the row even with local edits (their writes are reported rejected) | WatermelonDB `applyRemote.js`, `helpers.js` `resolveConflict` |
 /// | the server refuses a whole push if a pushed row changed after `lastPulledAt`; the client retries the whole sync | WatermelonDB docs "Sync backend"; semantics §4 |
-/// | per pushed row: server `updatedAt` newer → server wins (the local row is replaced, its writes reported rejected); pushed newer → the full row is written; equal with different data → conflict prompt | seed 004 §5.1, §5.2 (conflict resolution follows seed 004, not WatermelonDB's per-column merge on the server) |
+/// | per pushed row: server `updatedAt` newer → server wins without a prompt (the local row is replaced); pushed newer → the full row is written; equal with different data → conflict prompt | seed 004 §5.1 "auto safe", §5.2 (conflict resolution follows seed 004, not WatermelonDB's per-column merge on the server) |
 /// | conflict answer "keep local" force-pushes the row; "keep server" takes the server's row | seed 004 §5.3 `resolveConflict` |
 /// | force from server: skip push, pull everything, replace the local DB, drop the queue (reported) | seed 004 §3.1 |
 /// | force push: every locally changed row is pushed past the server's checks (after the usual pull) | seed 004 §3.2 (pull-first, as WatermelonDB's loop) |
@@ -20,10 +23,13 @@
 /// | subscriptions evaluate their query over the local DB and yield on change; `queryOnce` answers from the local DB online and fails with the offline error offline | WatermelonDB `Query.observe`/`fetch`; seed 000 contract for `queryOnce` |
 /// | with persistence off the database is in memory (LokiJS without persistence): a restart loses it | WatermelonDB `LokiJSAdapter` |
 /// | at the queue cap a new write is refused with `queueFull` | seed 004 §1.3 (a bounded queue; cap from the options) |
+/// | story notes (only when the run keeps a story): each pull and push phase, backoff waits, rows resolved by timestamp, conflicts stored, writes dropped and why | — (explanation, not behaviour) |
 ///
 /// Where seed 004 and WatermelonDB differ: conflict resolution follows seed 004 (record-level
-/// `updatedAt`, newer wins, equal → the user), the sync loop follows WatermelonDB (pull → push →
-/// mark synced, server refusal on changes after `lastPulledAt`, full rows pushed).
+/// `updatedAt`, newer wins, equal → the user); the sync loop follows WatermelonDB by default
+/// (pull → push → mark synced, server refusal on changes after `lastPulledAt`, full rows pushed)
+/// and seed 004 with `pushPullOrder` = `pushThenPull` (push → pull → merge with client-side
+/// conflict detection).
 ///
 /// **Contract.** Arbitration: `.clientTimestamp` (record-level `updatedAt` from the client clock).
 /// Promises: convergence, noGhostDeletion, noResurrection (server tombstones),
@@ -72,6 +78,6 @@ public struct PushPullStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> PushPullServer {
-        PushPullServer(schema: context.schema)
+        PushPullServer(schema: context.schema, order: context.options.pushPullOrder)
     }
 }

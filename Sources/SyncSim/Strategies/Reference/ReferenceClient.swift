@@ -211,7 +211,7 @@ public struct ReferenceClient: ClientMachine {
             maybeSync(out: &out)
         case .resolveConflict(let c, _):
             out(.event(.invalidInput("\(c): this strategy never raises conflicts")))
-        case .forceSync:
+        case .forceSync, .syncNow:
             // Nothing is ever held back by a conflict, so both directions mean "sync now".
             pollDue = true
             maybeSync(out: &out)

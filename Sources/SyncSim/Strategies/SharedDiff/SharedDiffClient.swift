@@ -241,7 +241,7 @@ public struct SharedDiffClient: ClientMachine {
             collections.append(c)
             collections.sort { $0.key < $1.key }
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
-        case .resolveConflict, .forceSync:
+        case .resolveConflict, .forceSync, .syncNow:
             out(.event(.invalidInput("sharedDiff has no conflict prompts or forced sync: \(cmd)")))
         }
     }

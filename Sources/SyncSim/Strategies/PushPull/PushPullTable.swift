@@ -1,0 +1,151 @@
+/// The `pushPull` client's local database as a dense table indexed by `EntityID` (entity ids are
+/// small: the schedule's), with what the sync loop and the UI view need kept up to date as rows
+/// change, so that no step scans or hashes the whole database:
+///  - the ids of locally changed rows in ascending order (the push, "anything left to sync?");
+///  - which rows link to each entity (the UI hides links to rows it does not have, so a row
+///    appearing or going changes the visible links of exactly those rows);
+///  - the entities changed since the UI view was last brought up to date.
+///
+/// Iteration is always in id order: no hash order reaches an outcome.
+public struct PushPullTable: Sendable {
+    var slots: [LocalRecord?] = []
+    public private(set) var count = 0
+    /// Locally changed rows (`_status` ≠ synced), ascending.
+    public private(set) var changedIDs: [EntityID] = []
+    /// `incoming[t]`: the rows whose record links to `t` (any link), ascending, each once.
+    var incoming: [[EntityID]] = []
+    /// Entities whose row changed since `takeDirty()`, in the order first changed.
+    var dirty: [EntityID] = []
+    var isDirty: [Bool] = []
+
+    public init() {}
+
+    public init(_ rows: [LocalRecord]) {
+        for r in rows { self[r.entity] = r }
+    }
+
+    @inline(__always) public subscript(e: EntityID) -> LocalRecord? {
+        get { Int(e.raw) < slots.count ? slots[Int(e.raw)] : nil }
+        set { set(e, newValue) }
+    }
+
+    /// Whether `e` has a row (read in place, without copying it).
+    @inline(__always) func has(_ e: EntityID) -> Bool {
+        let i = Int(e.raw)
+        return i < slots.count && slots[i] != nil
+    }
+
+    /// The row's status, read in place.
+    @inline(__always) func status(of e: EntityID) -> RecordStatus? {
+        let i = Int(e.raw)
+        return i < slots.count ? slots[i]?.status : nil
+    }
+
+    /// The namespace of `e`'s row if it is live (not a local tombstone), read in place.
+    @inline(__always) func liveNamespace(_ e: EntityID) -> NamespaceID? {
+        let i = Int(e.raw)
+        guard i < slots.count, let st = slots[i]?.status, st != .deleted else { return nil }
+        return slots[i]?.record.namespace
+    }
+
+    /// Every row, in id order.
+    public var rows: [LocalRecord] {
+        var out: [LocalRecord] = []
+        out.reserveCapacity(count)
+        for r in slots { if let r { out.append(r) } }
+        return out
+    }
+
+    /// Changes one field of a row in place (no copy of the rest of the table).
+    @inline(__always) mutating func modify<T>(_ e: EntityID, _ body: (inout LocalRecord) -> T) -> T? {
+        let i = Int(e.raw)
+        guard i < slots.count, var r = slots[i] else { return nil }
+        let out = body(&r)
+        set(e, r)
+        return out
+    }
+
+    mutating func set(_ e: EntityID, _ new: LocalRecord?) {
+        let i = Int(e.raw)
+        if i >= slots.count {
+            if new == nil { return }
+            let grow = i - slots.count + 1
+            slots.append(contentsOf: repeatElement(nil, count: grow))
+            incoming.append(contentsOf: repeatElement([], count: grow))
+            isDirty.append(contentsOf: repeatElement(false, count: grow))
+        }
+        let old = slots[i]
+        if old == nil && new == nil { return }
+        markDirty(e)
+        let wasChanged = old.map { $0.status != .synced } ?? false
+        let isChanged = new.map { $0.status != .synced } ?? false
+        if wasChanged != isChanged {
+            if isChanged { Self.insert(e, into: &changedIDs) } else { Self.remove(e, from: &changedIDs) }
+        }
+        count += (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
+        // The reverse link index, updated only when the targets differ.
+        if let o = old?.record, let n = new?.record, Self.sameTargets(o, n) {
+            slots[i] = new
+            return
+        }
+        if let o = old?.record { Self.forEachTarget(o) { t in if Int(t.raw) < incoming.count { Self.remove(e, from: &incoming[Int(t.raw)]) } } }
+        slots[i] = new
+        if let n = new?.record {
+            Self.forEachTarget(n) { t in
+                let j = Int(t.raw)
+                if j >= incoming.count {
+                    let grow = j - incoming.count + 1
+                    slots.append(contentsOf: repeatElement(nil, count: grow))
+                    incoming.append(contentsOf: repeatElement([], count: grow))
+                    isDirty.append(contentsOf: repeatElement(false, count: grow))
+                }
+                Self.insert(e, into: &incoming[j])
+            }
+        }
+    }
+
+    /// Empties the table (force from server), marking every row that was there as changed.
+    mutating func removeAll() {
+        for i in slots.indices where slots[i] != nil { set(EntityID(UInt32(i)), nil) }
+    }
+
+    @inline(__always) mutating func markDirty(_ e: EntityID) {
+        let i = Int(e.raw)
+        if i < isDirty.count && !isDirty[i] { isDirty[i] = true; dirty.append(e) }
+    }
+
+    /// The entities changed since the last call, and forgets them.
+    mutating func takeDirty() -> [EntityID] {
+        for e in dirty { isDirty[Int(e.raw)] = false }
+        defer { dirty.removeAll(keepingCapacity: true) }
+        return dirty
+    }
+
+    /// The rows linking to `t`, ascending.
+    func referrers(of t: EntityID) -> [EntityID] {
+        Int(t.raw) < incoming.count ? incoming[Int(t.raw)] : []
+    }
+
+    static func sameTargets(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
+        a.links == b.links && a.manyLinks == b.manyLinks
+    }
+
+    /// Every target of every link of `r`.
+    @inline(__always) static func forEachTarget(_ r: EntityRecord, _ body: (EntityID) -> Void) {
+        for t in r.links { if let t { body(t) } }
+        for m in r.manyLinks { for t in m { body(t) } }
+    }
+
+    static func insert(_ e: EntityID, into a: inout [EntityID]) {
+        var lo = 0, hi = a.count
+        while lo < hi { let m = (lo + hi) / 2; if a[m].raw < e.raw { lo = m + 1 } else { hi = m } }
+        if lo < a.count && a[lo] == e { return }
+        a.insert(e, at: lo)
+    }
+
+    static func remove(_ e: EntityID, from a: inout [EntityID]) {
+        var lo = 0, hi = a.count
+        while lo < hi { let m = (lo + hi) / 2; if a[m].raw < e.raw { lo = m + 1 } else { hi = m } }
+        if lo < a.count && a[lo] == e { a.remove(at: lo) }
+    }
+}
