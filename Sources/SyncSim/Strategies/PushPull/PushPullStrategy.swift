@@ -25,14 +25,14 @@
 /// `updatedAt`, newer wins, equal → the user), the sync loop follows WatermelonDB (pull → push →
 /// mark synced, server refusal on changes after `lastPulledAt`, full rows pushed).
 ///
-/// **Contract.** Arbitration: `.clientTimestamp` (record-level `updatedAt` from the client clock).
-/// Promises: convergence, noGhostDeletion, noResurrection (server tombstones),
+/// **Contract.** Arbitration: `.recordTimestamp` (record-level `updatedAt` from the client clock:
+/// the newest row wins whole; forced pushes and back-office writes apply over any stamp).
+/// Promises: lwwConvergence under that record-level rule, convergence, noGhostDeletion, noResurrection (server tombstones),
 /// readYourWrites, cachedSubscriptionOffline, noReconnectWhileOffline,
 /// nestedSubscriptionReyields, queueCapNoSilentDrop, liveness, noPhantomWrite, monotonicReads
 /// (one local database, pulled forward only), linkIntegrity, noRequestWhileOffline.
-/// Not promised: disjointFieldMerge and lwwConvergence (full rows with one timestamp per row:
-/// a forced or conflict-resolved row overwrites concurrent edits of other columns; back-office
-/// writes bypass timestamps), typingConvergesToLastKeystroke (a row with a newer timestamp from
+/// Not promised: disjointFieldMerge (full rows with one timestamp per row: the newest row
+/// overwrites concurrent edits of other columns), typingConvergesToLastKeystroke (a row with a newer timestamp from
 /// another column's edit makes the burst's row lose), noDuplicateApplication (no idempotency
 /// key: a row re-pushed after a lost answer is written again with its writes),
 /// noLostAcknowledgedWrite (with persistence off a restart loses the queue), toldOutcomeIsTrue
@@ -58,11 +58,11 @@ public struct PushPullStrategy: SyncStrategy {
         StrategyInfo(
             name: "pushPull",
             summary: "WatermelonDB-style pull/push of full rows with record-level client timestamps (seed 004)",
-            contract: [.convergence, .noGhostDeletion, .noResurrection, .readYourWrites,
+            contract: [.convergence, .lwwConvergence, .noGhostDeletion, .noResurrection, .readYourWrites,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields,
                        .queueCapNoSilentDrop, .liveness, .noPhantomWrite, .monotonicReads,
                        .linkIntegrity, .noRequestWhileOffline],
-            arbitration: .clientTimestamp)
+            arbitration: .recordTimestamp)
     }
 
     public var transport: Transport { .datagram }
