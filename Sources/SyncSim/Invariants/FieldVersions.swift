@@ -22,6 +22,12 @@ struct FieldVersions: Sendable {
         table[key, default: []].append(Version(tx: tx, value: value))
     }
 
+    /// Whether the server's data ever held a value other than `value` for `key` (after the
+    /// initial data, which the caller checks).
+    func holdsOther(than value: FieldValue, _ key: UInt64) -> Bool {
+        table[key]?.contains { $0.value != value } ?? false
+    }
+
     /// The oldest and newest version holding `value` (the initial data is version -1), or nil if
     /// the server's data never held it.
     func range(of value: FieldValue, _ key: UInt64, initial: FieldValue?) -> (oldest: Int32, newest: Int32)? {

@@ -173,7 +173,10 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
     /// and never returns a possibly stale result as if it were fresh (seed 000 §4.1).
     public static let queryOnceOfflineFails = InvariantID(trusted: "queryOnceOfflineFails", rank: 9)
     /// With persistence on, subscribing while offline to a query the client has seen a server
-    /// result for yields the cached result at once (seed 000 §4.1).
+    /// result for yields the cached result at once (seed 000 §4.1), also when the app relaunches
+    /// offline; the yield shows a result, keeps the roots the cached result had (unless deleted
+    /// or moved out of a filter meanwhile), and shows only values the server held or the client
+    /// wrote (`Monitor+Audits.swift`).
     public static let cachedSubscriptionOffline = InvariantID(trusted: "cachedSubscriptionOffline", rank: 10)
     /// No connection attempt is made while the device reports it is offline (seed 000 §2.1).
     public static let noReconnectWhileOffline = InvariantID(trusted: "noReconnectWhileOffline", rank: 11)

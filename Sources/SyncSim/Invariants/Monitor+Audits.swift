@@ -7,6 +7,15 @@
 ///  - `cachedSubscriptionOffline` at relaunch: the subscriptions an app holds are made again
 ///    when it relaunches (`Simulator.restart`); offline, with persistence on, each must yield
 ///    its cached result at once, and the yield must show a result (not a yield of nothing).
+///  - `cachedSubscriptionOffline` checks the yield *is* the cached result
+///    (`checkCachedYieldIsCache`). Not strict equality with the last result shown for the
+///    query: a client's local copy legitimately moves ahead through its other queries (a
+///    delete, a filter field changed, learned elsewhere). Instead, from the record only:
+///    (1) every root of the last result a connected yield showed for the query is still a root,
+///    unless someone asked to delete it, or (filtered queries) its filter field ever took a
+///    value outside the filter on the server or by the client's own write; (2) every field value
+///    shown is one the server's data held for that field (initial data included) or the
+///    client's own user wrote there: a cache holds nothing else.
 extension Monitor {
     /// A local link or unlink that changes the tree of a subscription including that link (both
     /// ends already in the result: the change is the client's to show) makes it yield.
@@ -52,6 +61,40 @@ extension Monitor {
         if shown == nil {
             report(Violation(.cachedSubscriptionOffline, at: t, client: c,
                              "\(s) (\(q)) yielded while \(c) was offline, but shows no result, though one was cached"))
+        }
+    }
+}
+
+extension Monitor {
+    /// The offline yield shows the cache: its roots, and only values that exist somewhere.
+    mutating func checkCachedYieldIsCache(_ c: ClientID, _ s: SubscriptionID, _ q: Query, _ r: QueryResult,
+                                          cached: [EntityID], _ h: History, at t: Int64) {
+        func own(_ i: Int32) -> Bool { h.intents[Int(i)].origin == .client(c) }
+        for e in cached where !r.roots.contains(e) {
+            // Deleted, or never on the server (a create of the client's that may be refused).
+            if deleteIntents.contains(e) || (!serverHad.contains(e) && !initialData.contains(e)) { continue }
+            if let f = q.filter {
+                let k = Self.key(e, f.field)
+                if let v = initialData[e]?[f.field], v != f.value { continue }
+                if versions.holdsOther(than: f.value, k) { continue }
+                if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f.field) != f.value }) { continue }
+            }
+            report(Violation(.cachedSubscriptionOffline, at: t, client: c, entity: e,
+                             "\(s) (\(q)) yielded offline without #\(e.raw), which its cached result had and nobody deleted or moved out of the query"))
+            return
+        }
+        for entry in r.entries {
+            let e = entry.id
+            for (fi, value) in entry.record.values.enumerated() {
+                guard let v = value else { continue }
+                let f = FieldID(UInt8(fi))
+                let k = Self.key(e, f)
+                if versions.range(of: v, k, initial: initialData[e]?[f]) != nil { continue }
+                if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f) == v }) { continue }
+                report(Violation(.cachedSubscriptionOffline, at: t, client: c, entity: e,
+                                 "\(s) (\(q)) yielded offline \(EntityRef(e, entry.record.namespace)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a cached result"))
+                return
+            }
         }
     }
 }
