@@ -71,8 +71,9 @@ extension Monitor {
                                           cached: [EntityID], _ h: History, at t: Int64) {
         func own(_ i: Int32) -> Bool { h.intents[Int(i)].origin == .client(c) }
         for e in cached where !r.roots.contains(e) {
-            // Deleted, or never on the server (a create of the client's that may be refused).
-            if deleteIntents.contains(e) || (!serverHad.contains(e) && !initialData.contains(e)) { continue }
+            // Deleted (asked for, or applied by the server: the client may have learned it), or
+            // never on the server (a create of the client's that may be refused).
+            if deleteIntents.contains(e) || deletedOnServer.contains(e) || (!serverHad.contains(e) && !initialData.contains(e)) { continue }
             if let f = q.filter {
                 let k = Self.key(e, f.field)
                 if let v = initialData[e]?[f.field], v != f.value { continue }

@@ -31,7 +31,8 @@ extension Monitor {
 
     /// `records`: the record winners under `.recordTimestamp` (a register is then judged by the
     /// winning row, `Monitor+RecordOrder.swift`), nil under the register-level rules.
-    mutating func finishLinkOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, records: RecordWinners? = nil, at t: Int64) {
+    /// `lww` false: only disjointFieldMerge is reported (the per-register pass under `.recordTimestamp`).
+    mutating func finishLinkOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, records: RecordWinners? = nil, lww: Bool = true, at t: Int64) {
         guard schema.linkCount > 0 else { return }
         let h = sim.history
         let arbitration = sim.arbitration
@@ -115,7 +116,7 @@ extension Monitor {
                 let tx = h.applied[la.tx].tx
                 report(Violation(.disjointFieldMerge, at: t, entity: e,
                                  "\(ref).\(schema.name(of: l)) \(final), expected \(why): tx \(tx.txID) from \(tx.origin) overwrote it while writing other things (\(tx.writes.map(\.description).joined(separator: ", ")))"))
-            } else {
+            } else if lww {
                 var v = Violation(.lwwConvergence, at: t, entity: e,
                                   "\(ref).\(schema.name(of: l)) \(final), but the last link write in \(arbitration) order is \(why)")
                 // The culprit: the last transaction that stepped on the link (what left it so).

@@ -19,8 +19,10 @@
 /// A register (a field, a link) the winning transaction's intents assigned must then hold the
 /// value of the latest such intent in that transaction (one row holds the latest local edit).
 /// Registers the winner did not assign carry whatever the writer's row held (a pulled value),
-/// which no intent decides: they are not judged. Every failure is an `lwwConvergence`
-/// violation: under a record rule a full-row overwrite is the rule, not a field merge.
+/// which no intent decides: they are not judged. Every failure here is an `lwwConvergence`
+/// violation. `disjointFieldMerge` is still judged per register, as before (`finishFieldOrder`
+/// with `lww: false`): a newest row that overwrites a concurrent edit of another column keeps
+/// the record rule yet loses that edit, which is exactly what that invariant names.
 extension Monitor {
     /// A keep-local choice by a client: how many intents existed then, and the log's length.
     struct KeepLocalChoice: Sendable {
@@ -108,6 +110,7 @@ extension Monitor {
                 guard !holders.isEmpty else { continue }
                 let want = holders.map { (h.intents[Int($0)], Self.value(of: h.intents[Int($0)], id, f)) }
                 if want.contains(where: { $0.1 == final }) { continue }
+                if holders.contains(where: { mayHaveBeenNoOp($0, id, f, k, final: final, rw, h) }) { continue }
                 let ref = EntityRef(id, rec.namespace)
                 let text = want.map { "\($0.1.map(\.description) ?? "nothing") (\($0.0.write.id) by \($0.0.origin), stamped \($0.0.clientTime))" }.joined(separator: " or ")
                 var v = Violation(.lwwConvergence, at: t, entity: id,
@@ -116,6 +119,24 @@ extension Monitor {
                 report(v)
             }
         }
+    }
+
+    /// WatermelonDB marks a column changed only when a write changes its value
+    /// (`setRawColumnChange` after a comparison), so a write that sets a column to the value the
+    /// row already holds protects nothing: a pull before the push may bring a newer server
+    /// value into that column, and the newest row then carries it. Accepted only when that is
+    /// possible by the record: the write's value existed on the server (or in the initial data)
+    /// before the write was made, and `final` is a value the server held between the write and
+    /// the winning transaction (the one current when it was made included: the writer's row may
+    /// not have pulled it yet). A pull-merge that overwrites a column the user really changed
+    /// (a value new to the server) is still a violation; one that overwrites a write restoring
+    /// an older value is not caught (the record cannot tell it from a no-op).
+    func mayHaveBeenNoOp(_ ii: Int32, _ e: EntityID, _ f: FieldID, _ k: UInt64, final: FieldValue, _ rw: RecordWinners, _ h: History) -> Bool {
+        guard let v = Self.value(of: h.intents[Int(ii)], e, f), Int(ii) < logAtIntent.count,
+              let tx = rw.tx(of: ii, on: e) else { return false }
+        let madeAt = logAtIntent[Int(ii)]
+        guard let range = versions.range(of: v, k, initial: initialData[e]?[f]), range.oldest < madeAt else { return false }
+        return versions.held(k, from: madeAt, before: tx, initial: initialData[e]?[f]).contains(final)
     }
 
     /// The culprit of a wrong final record: the origin and kind of the last step on it.

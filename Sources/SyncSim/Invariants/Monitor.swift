@@ -373,6 +373,10 @@ struct Monitor: Sendable {
             }
         }
         if sim.arbitration == .recordTimestamp {
+            // disjointFieldMerge is still judged per register (a full-row overwrite of a
+            // concurrent edit of another column is what it names); lwwConvergence per record.
+            finishFieldOrder(sim, data: data, rejected: rejected, lww: false, at: t)
+            finishLinkOrder(sim, data: data, lww: false, at: t)
             let rw = recordWinners(h)
             finishRecordFields(h, data: data, rw, at: t)
             finishLinkOrder(sim, data: data, records: rw, at: t)
@@ -431,7 +435,8 @@ struct Monitor: Sendable {
 
     /// lwwConvergence and disjointFieldMerge: the final value of each (entity, field) must be the
     /// value of the winning write under the strategy's declared arbitration.
-    mutating func finishFieldOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, rejected: Set<WriteID>, at t: Int64) {
+    /// `lww` false: only disjointFieldMerge is reported (`.recordTimestamp` judges lww per record).
+    mutating func finishFieldOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, rejected: Set<WriteID>, lww: Bool = true, at t: Int64) {
         let h = sim.history
         let arbitration = sim.arbitration
         // Position of the last transaction that carried each write, and the last transaction that
@@ -480,7 +485,7 @@ struct Monitor: Sendable {
                                       "\(ref).\(f.name) = \(final), expected \(want): tx \(tx.txID) from \(tx.origin) overwrote it while writing other fields (\(tx.writes.map(\.description).joined(separator: ", ")))")
                     v.culprit = culprit
                     report(v)
-                } else {
+                } else if lww {
                     var v = Violation(.lwwConvergence, at: t, entity: id,
                                       "\(ref).\(f.name) = \(final), but the last write in \(arbitration) order is \(want)")
                     v.culprit = culprit
