@@ -91,8 +91,22 @@ extension Monitor {
         let refreshing = refreshingCache
         refreshingCache = nil
         guard let r = sim.shown(c, s) else { return }
-        if let p = refreshing, p.client == c.index { cachedRoots[p.client][p.index] = r.roots }
         if !openWrites[c.index].isEmpty { checkOwnWrites(c, s, r, sim.pendingWrites(of: c), sim, at: t) }
+        if let p = refreshing, p.client == c.index {
+            // What the cache holds: the roots shown, except those the client's own writes still
+            // open (pending) create or update, which it may show only as an overlay on the
+            // server's result (a cache of server results need not contain them).
+            var roots = r.roots
+            if !openWrites[c.index].isEmpty {
+                let h = sim.history
+                var touched: [EntityID] = []
+                for i in openWrites[c.index] {
+                    for op in h.intents[Int(i)].write.ops where op.assignmentsIfWrite != nil { touched.append(op.entity) }
+                }
+                roots.removeAll { touched.contains($0) }
+            }
+            cachedRoots[p.client][p.index] = roots
+        }
         let entries = r.entries
         var recheck: [EntityID] = []
         if let memo = yieldMemos[c.index].removeValue(forKey: s) {

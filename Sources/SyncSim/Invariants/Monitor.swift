@@ -29,6 +29,10 @@ struct Monitor: Sendable {
     /// The cache entry (client, index in `cachedQueries`) the yield being told refreshes; its
     /// result is read in `checkYield`, which the simulator calls right after `told`.
     var refreshingCache: (client: Int, index: Int)?
+    /// Offline yields that lacked cached roots, judged at the end (`finishCachedRoots`).
+    var uncachedRoots: [UncachedRoots] = []
+    /// Per client: entities a transaction of that client deleted on the server.
+    var deletedByClient: [Set<EntityID>]
     // Per-command capture.
     var capturing = false
     var toldDuringCommand: [UserEvent] = []
@@ -103,6 +107,7 @@ struct Monitor: Sendable {
         self.schema = schema
         cachedQueries = Array(repeating: [], count: clients)
         cachedRoots = Array(repeating: [], count: clients)
+        deletedByClient = Array(repeating: [], count: clients)
         ownKeys = Array(repeating: [], count: clients)
         floors = Array(repeating: [:], count: clients)
         openWrites = Array(repeating: [], count: clients)
@@ -213,6 +218,7 @@ struct Monitor: Sendable {
                     report(v)
                 }
                 deletedOnServer.insert(e)
+                if case .client(let c) = tx.origin, c.index < deletedByClient.count { deletedByClient[c.index].insert(e) }
             } else if deletedOnServer.contains(e), data.contains(e), !resurrectionReported.contains(e) {
                 resurrectionReported.insert(e)
                 var v = Violation(.noResurrection, at: time, entity: e,
@@ -390,6 +396,7 @@ struct Monitor: Sendable {
         finishClientWriteOrder(h, at: t)
         finishTimelyFeedback(h, at: t)
         finishLinkIntegrity(data, at: t)
+        finishCachedRoots()
     }
 
     mutating func finishConvergence<O: ObservedSystem>(_ sim: O, rejected: Set<WriteID>, at t: Int64) {

@@ -38,7 +38,30 @@ import Testing
         #expect(good.server[F.todo]?[.title] == .string("B, stamped newer"), "\(good.story)")
         #expect(!good.violates(.lwwConvergence), "\(good.violations)")
         #expect(PushPullStrategy().info.arbitration == .recordTimestamp)
-        #expect(PushPullStrategy().info.contract.contains(.lwwConvergence))
+    }
+
+    /// The model bug that keeps pushPull from claiming lwwConvergence (seed 76, shrunk): a link
+    /// to an entity created in the same push is dropped, because the server applies the rows
+    /// in entity-id order and drops links to entities it does not have yet. The oracle is
+    /// right: the newest row links post#14 to profile#15 and nobody deleted profile#15. When
+    /// the server is fixed this known issue stops occurring and the test says so: then claim.
+    @Test func aLinkToAnEntityCreatedInTheSamePushIsLost() throws {
+        var o = F.options(clients: 1)
+        o.latencyMinMs = 16
+        o.latencyMaxMs = 16
+        let post = EntityID(14), profile = EntityID(15)
+        let actions = [
+            TimedAction(at: 53, .create(A, post, .posts, [])),
+            TimedAction(at: 54, .link(A, post, .author, F.profile)),
+            TimedAction(at: 627, .create(A, profile, .profiles, [])),
+            TimedAction(at: 627, .link(A, post, .author, profile)),
+        ]
+        let r = try F.run(PushPullStrategy(), actions, options: o)
+        #expect(!PushPullStrategy().info.contract.contains(.lwwConvergence))
+        withKnownIssue("pushPull drops a link to an entity created later in the same push") {
+            #expect(r.server[post]?[.author] == profile, "\(r.story)")
+            #expect(!r.violates(.lwwConvergence), "\(r.violations)")
+        }
     }
 
     /// A back-office write applies over a row stamped in the future (A's clock runs 5 s ahead):
