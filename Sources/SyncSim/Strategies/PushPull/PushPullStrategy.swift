@@ -27,12 +27,17 @@
 ///
 /// **Contract.** Arbitration: `.recordTimestamp` (record-level `updatedAt` from the client clock:
 /// the newest row wins whole; forced pushes and back-office writes apply over any stamp).
-/// Promises: lwwConvergence under that record-level rule, convergence, noGhostDeletion, noResurrection (server tombstones),
+/// Promises: convergence, noGhostDeletion, noResurrection (server tombstones),
 /// readYourWrites, cachedSubscriptionOffline, noReconnectWhileOffline,
 /// nestedSubscriptionReyields, queueCapNoSilentDrop, liveness, noPhantomWrite, monotonicReads
 /// (one local database, pulled forward only), linkIntegrity, noRequestWhileOffline.
-/// Not promised: disjointFieldMerge (full rows with one timestamp per row: the newest row
-/// overwrites concurrent edits of other columns), typingConvergesToLastKeystroke (a row with a newer timestamp from
+/// Not promised: lwwConvergence, although it is judged under the record rule above and fields
+/// meet it over seeds 0..<2000: the server applies a push's rows in entity-id order and drops
+/// links to entities it does not have yet, so a link to an entity created in the same push is
+/// lost (post#14 → profile#15 in seed 76, shrunk to 4 actions: create post, link, create
+/// profile, link; 10 of 2000 seeds) — a model bug to fix before claiming it. disjointFieldMerge
+/// (full rows with one timestamp per row: the newest row overwrites concurrent edits of other
+/// columns), typingConvergesToLastKeystroke (a row with a newer timestamp from
 /// another column's edit makes the burst's row lose), noDuplicateApplication (no idempotency
 /// key: a row re-pushed after a lost answer is written again with its writes),
 /// noLostAcknowledgedWrite (with persistence off a restart loses the queue), toldOutcomeIsTrue
@@ -58,7 +63,7 @@ public struct PushPullStrategy: SyncStrategy {
         StrategyInfo(
             name: "pushPull",
             summary: "WatermelonDB-style pull/push of full rows with record-level client timestamps (seed 004)",
-            contract: [.convergence, .lwwConvergence, .noGhostDeletion, .noResurrection, .readYourWrites,
+            contract: [.convergence, .noGhostDeletion, .noResurrection, .readYourWrites,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields,
                        .queueCapNoSilentDrop, .liveness, .noPhantomWrite, .monotonicReads,
                        .linkIntegrity, .noRequestWhileOffline],
