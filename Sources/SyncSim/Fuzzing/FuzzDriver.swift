@@ -42,9 +42,11 @@ public struct FuzzDriver: Sendable {
     /// The report's options: what identifies this run.
     public var options: FuzzReport.Options {
         let g = configuration.generator
-        return FuzzReport.Options(strategies: strategies.map(\.name), seeds: configuration.seeds.description,
+        var o = FuzzReport.Options(strategies: strategies.map(\.name), seeds: configuration.seeds.description,
                                   shard: configuration.shard?.description, swarm: g.swarm, clients: g.clients,
                                   actions: g.actions, shrink: configuration.shrink)
+        o.baseline = configuration.baseline?.name
+        return o
     }
 
     /// Runs the plan, shrinks, builds the report and, with a report directory, writes the
@@ -90,15 +92,19 @@ public struct FuzzDriver: Sendable {
             do {
                 var r = try RunStop.$current.withValue(halt) { try strategy.run(schedule, seed: seed) }
                 if r.interrupted { return RunOutcome.unfinished }
+                var shared: [String]? = nil
                 if let b = baseline, b.name != strategy.name, !r.violations.isEmpty {
                     // Differential: only what the baseline does not also violate on this schedule.
                     let base = try RunStop.$current.withValue(halt) { try b.run(schedule, seed: seed) }
                     if base.interrupted { return RunOutcome.unfinished }
+                    let both = r.violatedInvariants.filter { i in base.violations.contains { $0.invariant == i } }
+                    if !both.isEmpty { shared = both.map(\.rawValue) }
                     r.violations.removeAll { v in base.violations.contains { $0.invariant == v.invariant } }
                 }
                 let broken = r.violations.contains { strategy.info.claims($0.invariant, under: schedule.options) }
                 if broken && stopOnFirst { stop.set() }
-                let record = RunRecord(r, schedule: schedule)
+                var record = RunRecord(r, schedule: schedule)
+                record.baselineShared = shared
                 tally.runDone(violated: !record.violated.isEmpty, contractBroken: broken)
                 return RunOutcome.ran(record, contractBroken: broken)
             } catch {

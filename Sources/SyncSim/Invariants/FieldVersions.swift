@@ -22,6 +22,23 @@ struct FieldVersions: Sendable {
         table[key, default: []].append(Version(tx: tx, value: value))
     }
 
+    /// The values the data held for `key` at any moment between log positions `from` and
+    /// `before`: the one current when transaction `from` began (the initial value if none) and
+    /// those transactions `from ..< before` produced, in order.
+    func held(_ key: UInt64, from: Int32, before: Int32, initial: FieldValue?) -> [FieldValue] {
+        let vs = table[key] ?? []
+        var out: [FieldValue] = []
+        if let current = vs.last(where: { $0.tx < from })?.value ?? initial { out.append(current) }
+        for v in vs where v.tx >= from && v.tx < before { out.append(v.value) }
+        return out
+    }
+
+    /// Whether the server's data ever held a value other than `value` for `key` (after the
+    /// initial data, which the caller checks).
+    func holdsOther(than value: FieldValue, _ key: UInt64) -> Bool {
+        table[key]?.contains { $0.value != value } ?? false
+    }
+
     /// The oldest and newest version holding `value` (the initial data is version -1), or nil if
     /// the server's data never held it.
     func range(of value: FieldValue, _ key: UInt64, initial: FieldValue?) -> (oldest: Int32, newest: Int32)? {

@@ -143,7 +143,10 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
     /// applied it — and none made so much later that its clock must exceed the winner's, may
     /// lose) — computed by the oracle from the intents and the server's log. An unlink clears a
     /// link only if it still names the target, so an empty link is also accepted when an unlink
-    /// may win, or when the entity or the winner's target was deleted on the server.
+    /// may win, or when the entity or the winner's target was deleted on the server. Under
+    /// record timestamps (`.recordTimestamp`, WatermelonDB rows) the register is the record: the
+    /// newest-stamped row wins whole (admin writes and keep-local pushes apply over any stamp),
+    /// and each field or link its writer set holds that writer's value (`Monitor+RecordOrder`).
     public static let lwwConvergence = InvariantID(trusted: "lwwConvergence", rank: 2)
     /// The server deletes an entity only if a user or the server-side writer asked to delete it,
     /// in that very transaction: a delete in the transaction log is a ghost deletion unless one
@@ -173,7 +176,10 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
     /// and never returns a possibly stale result as if it were fresh (seed 000 §4.1).
     public static let queryOnceOfflineFails = InvariantID(trusted: "queryOnceOfflineFails", rank: 9)
     /// With persistence on, subscribing while offline to a query the client has seen a server
-    /// result for yields the cached result at once (seed 000 §4.1).
+    /// result for yields the cached result at once (seed 000 §4.1), also when the app relaunches
+    /// offline; the yield shows a result, keeps the roots the cached result had (unless deleted
+    /// or moved out of a filter meanwhile), and shows only values the server held or the client
+    /// wrote (`Monitor+Audits.swift`).
     public static let cachedSubscriptionOffline = InvariantID(trusted: "cachedSubscriptionOffline", rank: 10)
     /// No connection attempt is made while the device reports it is offline (seed 000 §2.1).
     public static let noReconnectWhileOffline = InvariantID(trusted: "noReconnectWhileOffline", rank: 11)

@@ -7,6 +7,17 @@
 ///  - `cachedSubscriptionOffline` at relaunch: the subscriptions an app holds are made again
 ///    when it relaunches (`Simulator.restart`); offline, with persistence on, each must yield
 ///    its cached result at once, and the yield must show a result (not a yield of nothing).
+///  - `cachedSubscriptionOffline` checks the yield *is* the cached result
+///    (`checkCachedYieldIsCache`). Not strict equality with the last result shown for the
+///    query: a client's local copy legitimately moves ahead through its other queries (a
+///    delete, a filter field changed, learned elsewhere). Instead, from the record only:
+///    (1) every root of the last result a connected yield showed for the query is still a root,
+///    unless someone asked to delete it, the server deleted it, the client's own transactions
+///    delete it during the run (its local copy dropped it: judged at the end, and whether that
+///    was asked for is `noGhostDeletion`'s question), or (filtered queries) its filter field ever took a
+///    value outside the filter on the server or by the client's own write; (2) every field value
+///    shown is one the server's data held for that field (initial data included) or the
+///    client's own user wrote there: a cache holds nothing else.
 extension Monitor {
     /// A local link or unlink that changes the tree of a subscription including that link (both
     /// ends already in the result: the change is the client's to show) makes it yield.
@@ -52,6 +63,67 @@ extension Monitor {
         if shown == nil {
             report(Violation(.cachedSubscriptionOffline, at: t, client: c,
                              "\(s) (\(q)) yielded while \(c) was offline, but shows no result, though one was cached"))
+        }
+    }
+}
+
+extension Monitor {
+    /// The offline yield shows the cache: its roots, and only values that exist somewhere.
+    mutating func checkCachedYieldIsCache(_ c: ClientID, _ s: SubscriptionID, _ q: Query, _ r: QueryResult,
+                                          cached: [EntityID], _ h: History, at t: Int64) {
+        func own(_ i: Int32) -> Bool { h.intents[Int(i)].origin == .client(c) }
+        var missing: [EntityID] = []
+        for e in cached where !r.roots.contains(e) {
+            // Deleted (asked for, or applied by the server: the client may have learned it), or
+            // never on the server (a create of the client's that may be refused).
+            if deleteIntents.contains(e) || deletedOnServer.contains(e) || (!serverHad.contains(e) && !initialData.contains(e)) { continue }
+            if let f = q.filter {
+                let k = Self.key(e, f.field)
+                if let v = initialData[e]?[f.field], v != f.value { continue }
+                if versions.holdsOther(than: f.value, k) { continue }
+                if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f.field) != f.value }) { continue }
+            }
+            missing.append(e)
+        }
+        if !missing.isEmpty {
+            // Judged at the end: a client whose own transactions delete the entity on the server
+            // (during the run, before or after this yield) deleted it from its local copy, and
+            // the cache reflects that copy. Whether that delete was asked for is
+            // `noGhostDeletion`'s question, not this invariant's.
+            uncachedRoots.append(UncachedRoots(client: c, entities: missing, time: t,
+                                               text: "\(s) (\(q)) yielded offline without #", tail: ", which its cached result had and nobody deleted or moved out of the query"))
+        }
+        for entry in r.entries {
+            let e = entry.id
+            for (fi, value) in entry.record.values.enumerated() {
+                guard let v = value else { continue }
+                let f = FieldID(UInt8(fi))
+                let k = Self.key(e, f)
+                if versions.range(of: v, k, initial: initialData[e]?[f]) != nil { continue }
+                if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f) == v }) { continue }
+                report(Violation(.cachedSubscriptionOffline, at: t, client: c, entity: e,
+                                 "\(s) (\(q)) yielded offline \(EntityRef(e, entry.record.namespace)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a cached result"))
+                return
+            }
+        }
+    }
+}
+
+extension Monitor {
+    /// Roots an offline yield lacked, waiting for the end of the run (`finishCachedRoots`).
+    struct UncachedRoots: Sendable {
+        var client: ClientID
+        var entities: [EntityID]
+        var time: Int64
+        var text: String
+        var tail: String
+    }
+
+    /// Reports the missing cached roots no delete by the client's own transactions explains.
+    mutating func finishCachedRoots() {
+        for u in uncachedRoots {
+            guard let e = u.entities.first(where: { !deletedByClient[u.client.index].contains($0) }) else { continue }
+            report(Violation(.cachedSubscriptionOffline, at: u.time, client: u.client, entity: e, u.text + "\(e.raw)" + u.tail))
         }
     }
 }

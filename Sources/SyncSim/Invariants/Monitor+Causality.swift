@@ -61,7 +61,9 @@ extension Monitor {
             var best = 0
             for j in cands.indices.dropFirst() where (cands[j].tx, cands[j].intent) > (cands[best].tx, cands[best].intent) { best = j }
             return cands.indices.map { $0 == best }
-        case .clientTimestamp:
+        case .clientTimestamp, .recordTimestamp:
+            // (`.recordTimestamp` is judged per record, `Monitor+RecordOrder.swift`; per register
+            // its stamps order the same way.)
             let top = cands.map { h.intents[Int($0.intent)].clientTime }.max()!
             return cands.map { h.intents[Int($0.intent)].clientTime == top }
         case .hybridLogicalClock:

@@ -29,7 +29,10 @@ extension Monitor {
     /// A write competing for a link register: the op's target and whether it links or unlinks.
     struct LinkContender { var c: Contender; var target: EntityID; var isLink: Bool }
 
-    mutating func finishLinkOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, at t: Int64) {
+    /// `records`: the record winners under `.recordTimestamp` (a register is then judged by the
+    /// winning row, `Monitor+RecordOrder.swift`), nil under the register-level rules.
+    /// `lww` false: only disjointFieldMerge is reported (the per-register pass under `.recordTimestamp`).
+    mutating func finishLinkOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, records: RecordWinners? = nil, lww: Bool = true, at t: Int64) {
         guard schema.linkCount > 0 else { return }
         let h = sim.history
         let arbitration = sim.arbitration
@@ -100,15 +103,33 @@ extension Monitor {
             let it = h.intents[Int(c.c.intent)]
             return "\(c.isLink ? "→" : "↛") #\(c.target.raw) (\(it.write.id) by \(it.origin))"
         }
+        /// Under `.recordTimestamp`: the contenders the winning rows hold (the last op of each
+        /// holder on the register); nil when the winners did not set it (not judged).
+        func held(_ cs: [LinkContender], _ e: EntityID) -> [LinkContender]? {
+            guard let rw = records else { return nil }
+            let hs = Self.recordHolders(cs.map(\.c.intent), of: e, rw)
+            return hs.isEmpty ? nil : hs.compactMap { i in cs.last { $0.c.intent == i } }
+        }
         func judge(_ k: UInt64, _ e: EntityID, _ ns: NamespaceID, _ l: LinkID, final: String, why: String) {
             let ref = EntityRef(e, ns)
-            if let la = lastTouch[k], !la.targeted {
+            if records == nil, let la = lastTouch[k], !la.targeted {
                 let tx = h.applied[la.tx].tx
                 report(Violation(.disjointFieldMerge, at: t, entity: e,
                                  "\(ref).\(schema.name(of: l)) \(final), expected \(why): tx \(tx.txID) from \(tx.origin) overwrote it while writing other things (\(tx.writes.map(\.description).joined(separator: ", ")))"))
-            } else {
-                report(Violation(.lwwConvergence, at: t, entity: e,
-                                 "\(ref).\(schema.name(of: l)) \(final), but the last link write in \(arbitration) order is \(why)"))
+            } else if lww {
+                var v = Violation(.lwwConvergence, at: t, entity: e,
+                                  "\(ref).\(schema.name(of: l)) \(final), but the last link write in \(arbitration) order is \(why)")
+                // The culprit: the last transaction that stepped on the link (what left it so).
+                if let la = lastTouch[k] {
+                    let tx = h.applied[la.tx].tx
+                    v.culprit = tx.ops.last { op in
+                        switch op {
+                        case .link(let x, let y, _), .unlink(let x, let y, _): return x == e && y == l
+                        default: return false
+                        }
+                    }.map { Self.culprit(tx.origin, $0) }
+                }
+                report(v)
             }
         }
         // Cardinality one: every link of every entity the server has, in id order.
@@ -117,6 +138,17 @@ extension Monitor {
                 let k = Self.linkKey(e, l)
                 guard let cs = contenders[k] else { continue }
                 let final = rec[l]
+                if records != nil {
+                    guard let hs = held(cs, e) else { continue }
+                    let fine = hs.contains { c in
+                        c.isLink ? final == c.target || deletedOnServer.contains(e) || deletedOnServer.contains(c.target) || !data.contains(c.target)
+                                 : final != c.target
+                    }
+                    if !fine {
+                        judge(k, e, rec.namespace, l, final: final.map { "→ #\($0.raw)" } ?? "is empty", why: hs.map(describe).joined(separator: " or "))
+                    }
+                    continue
+                }
                 let links = cs.filter(\.isLink)
                 let linkWins = links.isEmpty ? [] : wins(links)
                 let winners = links.indices.filter { linkWins[$0] }.map { links[$0] }
@@ -140,6 +172,13 @@ extension Monitor {
             let e = EntityID(UInt32(k >> 40)), l = LinkID(UInt8(truncatingIfNeeded: k >> 32)), target = cs[0].target
             guard let ns = data.namespace(of: e) else { continue }
             let present = data[e]!.points(l, at: target)
+            if records != nil {
+                guard let hs = held(cs, e) else { continue }
+                let fine = hs.contains { $0.isLink == present }
+                    || (!present && (deletedOnServer.contains(e) || deletedOnServer.contains(target) || !data.contains(target)))
+                if !fine { judge(k, e, ns, l, final: present ? "has → #\(target.raw)" : "lacks → #\(target.raw)", why: hs.map(describe).joined(separator: " or ")) }
+                continue
+            }
             let all = wins(cs)
             let ok = cs.indices.contains { all[$0] && cs[$0].isLink == present }
                 || (!present && (deletedOnServer.contains(e) || deletedOnServer.contains(target) || !data.contains(target)))

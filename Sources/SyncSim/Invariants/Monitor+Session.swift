@@ -64,9 +64,11 @@ extension Monitor {
         for told in h.told {
             guard case .writeRejected(let w, let why) = told.event, let i = Self.get(firstApplied, w) else { continue }
             let tx = h.applied[Int(i)]
-            report(Violation(.toldOutcomeIsTrue, at: max(told.time, tx.time), client: told.client,
-                             entity: h.intent(w)?.write.ops.first?.entity,
-                             "\(told.client) was told \(w) was rejected (\(why)) at t=\(told.time)ms, but the server applied it in tx \(tx.tx.txID) at t=\(tx.time)ms"))
+            var v = Violation(.toldOutcomeIsTrue, at: max(told.time, tx.time), client: told.client,
+                              entity: h.intent(w)?.write.ops.first?.entity,
+                              "\(told.client) was told \(w) was rejected (\(why)) at t=\(told.time)ms, but the server applied it in tx \(tx.tx.txID) at t=\(tx.time)ms")
+            v.culprit = (h.intent(w)?.write.ops.first).map { Self.culprit(.client(told.client), $0) } .map { "\($0) told \(Self.kind(of: why)), applied" }
+            report(v)
         }
     }
 
@@ -176,6 +178,19 @@ extension Monitor {
                                      "\(EntityRef(id, rec.namespace)).\(schema.name(of: l)) links to \(EntityRef(target, schema.target(of: l))), which the server does not have (\(gone))"))
                 }
             }
+        }
+    }
+}
+
+extension Monitor {
+    /// A rejection's kind without its free text (culprits compare kinds, not messages).
+    static func kind(of why: RejectReason) -> String {
+        switch why {
+        case .timeout: return "timeout"
+        case .serverError: return "server error"
+        case .queueFull: return "queue full"
+        case .conflictDiscarded: return "conflict discarded"
+        case .invalid: return "invalid"
         }
     }
 }

@@ -12,8 +12,11 @@ extension Monitor {
         case .writeConfirmed(let w):
             if feedbackAt[w] == nil { feedbackAt[w] = t }
             if Self.get(firstApplied, w) == nil {
-                report(Violation(.toldOutcomeIsTrue, at: t, client: c, entity: sim.history.intent(w)?.write.ops.first?.entity,
-                                 "\(c) was told \(w) was confirmed, but the server has not applied it"))
+                let op = sim.history.intent(w)?.write.ops.first
+                var v = Violation(.toldOutcomeIsTrue, at: t, client: c, entity: op?.entity,
+                                  "\(c) was told \(w) was confirmed, but the server has not applied it")
+                v.culprit = op.map { Self.culprit(.client(c), $0) + " told confirmed, not applied" }
+                report(v)
             }
         case .writeRejected(let w, _):
             if feedbackAt[w] == nil { feedbackAt[w] = t }
@@ -74,32 +77,99 @@ extension Monitor {
     }
 
     /// neverRevertOwnWrite and monotonicReads, on one yield.
+    ///
+    /// monotonicReads is judged incrementally (`YieldMemo`): an entry shown unchanged since this
+    /// subscription's last yield gives the same verdict as then unless the client's floor of one
+    /// of its keys rose since (another yield showed a newer version), its check reported a
+    /// violation then (reported again, as a full re-check would), or one of its values was not
+    /// yet a server version then (it may be one now). Only those entries and the changed ones are
+    /// checked, in entry order, with the same per-entry code: the verdicts are exactly a full
+    /// re-check's, at a cost that follows what changed instead of the result's size. Why it is
+    /// exact: a value's oldest version never changes once it exists and floors only rise, so an
+    /// unchanged entry whose floors did not rise can neither raise a floor nor newly violate.
     mutating func checkYield<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ sim: O, at t: Int64) {
+        let refreshing = refreshingCache
+        refreshingCache = nil
         guard let r = sim.shown(c, s) else { return }
         if !openWrites[c.index].isEmpty { checkOwnWrites(c, s, r, sim.pendingWrites(of: c), sim, at: t) }
-        // monotonicReads: every field of every entity shown, except the client's own keys.
-        let own = ownKeys[c.index]
-        for entry in r.entries {
-            let e = entry.id
-            let initial = initialData[e]
-            for (fi, value) in entry.record.values.enumerated() {
-                guard let v = value else { continue }
-                let f = FieldID(UInt8(fi))
-                let k = Self.key(e, f)
-                if own.contains(k) { continue }
-                guard let range = versions.range(of: v, k, initial: initial?[f]) else { continue }
-                if let floor = floors[c.index][k] {
-                    if range.newest < floor {
-                        report(Violation(.monotonicReads, at: t, client: c, entity: e,
-                                         "\(s) shows \(EntityRef(e, entry.record.namespace)).\(f.name) = \(v), older than a value \(c) already showed (server version \(range.newest) < \(floor))"))
-                        continue
-                    }
-                    if range.oldest > floor { floors[c.index][k] = range.oldest }
-                } else {
-                    floors[c.index][k] = range.oldest
+        if let p = refreshing, p.client == c.index {
+            // What the cache holds: the roots shown, except those the client's own writes still
+            // open (pending) create or update, which it may show only as an overlay on the
+            // server's result (a cache of server results need not contain them).
+            var roots = r.roots
+            if !openWrites[c.index].isEmpty {
+                let h = sim.history
+                var touched: [EntityID] = []
+                for i in openWrites[c.index] {
+                    for op in h.intents[Int(i)].write.ops where op.assignmentsIfWrite != nil { touched.append(op.entity) }
+                }
+                roots.removeAll { touched.contains($0) }
+            }
+            cachedRoots[p.client][p.index] = roots
+        }
+        let entries = r.entries
+        var recheck: [EntityID] = []
+        if let memo = yieldMemos[c.index].removeValue(forKey: s) {
+            var ids = memo.recheck
+            let raises = floorRaises[c.index]
+            if memo.raisedSeen < raises.count {
+                for k in raises[memo.raisedSeen...] { ids.append(EntityID(UInt32(truncatingIfNeeded: k >> 8))) }
+            }
+            // Changed or new entries: a merge walk (both lists ascend by id).
+            let old = memo.shown
+            if entries != old {
+                var j = 0
+                for entry in entries {
+                    while j < old.count && old[j].id < entry.id { j += 1 }
+                    if j < old.count && old[j].id == entry.id && old[j].record == entry.record { continue }
+                    ids.append(entry.id)
                 }
             }
+            if !ids.isEmpty {
+                ids.sort()
+                var last: EntityID?
+                for id in ids where id != last {
+                    last = id
+                    guard let i = r.index(of: id) else { continue }
+                    if !checkMonotonic(c, s, entries[i], at: t) { recheck.append(id) }
+                }
+            }
+        } else {
+            for entry in entries where !checkMonotonic(c, s, entry, at: t) { recheck.append(entry.id) }
         }
+        yieldMemos[c.index][s] = YieldMemo(shown: entries, raisedSeen: floorRaises[c.index].count, recheck: recheck)
+    }
+
+    /// monotonicReads on one entry shown (every field except the client's own keys). Returns
+    /// false when the entry must be checked again at the next yield even if unchanged: it broke
+    /// the invariant, or shows a value the server's data has not held (yet).
+    mutating func checkMonotonic(_ c: ClientID, _ s: SubscriptionID, _ entry: QueryResult.Entry, at t: Int64) -> Bool {
+        let e = entry.id
+        let initial = initialData[e]
+        var settled = true
+        for (fi, value) in entry.record.values.enumerated() {
+            guard let v = value else { continue }
+            let f = FieldID(UInt8(fi))
+            let k = Self.key(e, f)
+            if ownKeys[c.index].contains(k) { continue }
+            guard let range = versions.range(of: v, k, initial: initial?[f]) else { settled = false; continue }
+            if let floor = floors[c.index][k] {
+                if range.newest < floor {
+                    settled = false
+                    report(Violation(.monotonicReads, at: t, client: c, entity: e,
+                                     "\(s) shows \(EntityRef(e, entry.record.namespace)).\(f.name) = \(v), older than a value \(c) already showed (server version \(range.newest) < \(floor))"))
+                    continue
+                }
+                if range.oldest > floor {
+                    floors[c.index][k] = range.oldest
+                    floorRaises[c.index].append(k)
+                }
+            } else {
+                floors[c.index][k] = range.oldest
+                floorRaises[c.index].append(k)
+            }
+        }
+        return settled
     }
 
     /// Whether intent `x` may legitimately show over `w` (made later, applied later, or ranked
@@ -109,7 +179,7 @@ extension Monitor {
         if let fw = Self.get(firstApplied, w.write.id), let lx = Self.get(lastApplied, x.write.id), lx > fw { return true }
         switch arbitration {
         case .serverArrival: return false
-        case .clientTimestamp: return x.clientTime >= w.clientTime
+        case .clientTimestamp, .recordTimestamp: return x.clientTime >= w.clientTime
         case .hybridLogicalClock: return x.time + maxSkew >= w.clientTime
         }
     }
@@ -124,15 +194,16 @@ extension Monitor {
             return toldRejected.contains(w) || feedbackAt[w] != nil || !pending.contains(w)
         }
         guard !openWrites[c.index].isEmpty else { return }
-        let arbitration = sim.arbitration
-        let maxSkew = max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)
+        // Constant for a run: read once (a strategy's `info` builds its whole description).
+        if runRules == nil { runRules = (sim.arbitration, max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)) }
+        let (arbitration, maxSkew) = runRules!
         for wi in openWrites[c.index] {
             let w = h.intents[Int(wi)]
             for op in w.write.ops {
                 guard let a = op.assignmentsIfWrite, let rec = r.record(op.entity) else { continue }
                 // A delete that may follow the write ends what it promised for the entity: whatever
                 // the record shows afterwards (an entity re-created by a later update) is not a revert.
-                if superseded(op.entity, by: deleteIntentsOf(op.entity, h), w, wi, arbitration: arbitration, maxSkew: maxSkew, h) { continue }
+                if let ds = deleters[op.entity], superseded(op.entity, by: ds, w, wi, arbitration: arbitration, maxSkew: maxSkew, h) { continue }
                 for x in a {
                     guard let shown = rec[x.field], shown != x.value else { continue }
                     let k = Self.key(op.entity, x.field)
@@ -141,8 +212,10 @@ extension Monitor {
                             && mayFollow(h.intents[Int(j)], j, w, wi, arbitration: arbitration, maxSkew: maxSkew)
                     }
                     if !explained {
-                        report(Violation(.neverRevertOwnWrite, at: t, client: c, entity: op.entity,
-                                         "\(c)'s \(w.write.id) set \(EntityRef(op.entity, rec.namespace)).\(x.field.name) = \(x.value) and is still pending, but \(s) shows \(shown), which no write that may follow it wrote"))
+                        var v = Violation(.neverRevertOwnWrite, at: t, client: c, entity: op.entity,
+                                          "\(c)'s \(w.write.id) set \(EntityRef(op.entity, rec.namespace)).\(x.field.name) = \(x.value) and is still pending, but \(s) shows \(shown), which no write that may follow it wrote")
+                        v.culprit = Self.culprit(w.origin, op) + " reverted"
+                        report(v)
                         return
                     }
                 }
@@ -152,9 +225,6 @@ extension Monitor {
 }
 
 extension Monitor {
-    /// Intents that delete `e` (indices in `History.intents`), in order.
-    func deleteIntentsOf(_ e: EntityID, _ h: History) -> [Int32] { deleters[e] ?? [] }
-
     func superseded(_ e: EntityID, by deletes: [Int32], _ w: History.Intent, _ wi: Int32, arbitration: Arbitration,
                     maxSkew: Int64, _ h: History) -> Bool {
         deletes.contains { j in j != wi && mayFollow(h.intents[Int(j)], j, w, wi, arbitration: arbitration, maxSkew: maxSkew) }
@@ -168,5 +238,17 @@ extension Op {
         case .create(_, _, let a), .update(_, _, let a): return a
         default: return nil
         }
+    }
+}
+
+extension Monitor {
+    /// What monotonicReads last checked for one subscription of a client (`checkYield`).
+    struct YieldMemo: Sendable {
+        /// The entries as of that yield.
+        var shown: [QueryResult.Entry]
+        /// How many of the client's floor raises (`floorRaises`) it had seen.
+        var raisedSeen: Int
+        /// Entities to check again even if unchanged, ascending.
+        var recheck: [EntityID]
     }
 }

@@ -23,6 +23,16 @@ struct Monitor: Sendable {
     /// Queries each client has seen a server-backed result for while connected (the cache a
     /// persistent client may show offline), per client.
     var cachedQueries: [[Query]]
+    /// Per client, parallel to `cachedQueries`: the roots of the last result a connected yield
+    /// showed for that query (what the cache holds, `checkCachedYieldIsCache`).
+    var cachedRoots: [[[EntityID]]]
+    /// The cache entry (client, index in `cachedQueries`) the yield being told refreshes; its
+    /// result is read in `checkYield`, which the simulator calls right after `told`.
+    var refreshingCache: (client: Int, index: Int)?
+    /// Offline yields that lacked cached roots, judged at the end (`finishCachedRoots`).
+    var uncachedRoots: [UncachedRoots] = []
+    /// Per client: entities a transaction of that client deleted on the server.
+    var deletedByClient: [Set<EntityID>]
     // Per-command capture.
     var capturing = false
     var toldDuringCommand: [UserEvent] = []
@@ -80,6 +90,14 @@ struct Monitor: Sendable {
     /// floor then (`Monitor+Causality.swift`).
     var logAtIntent: [Int32] = []
     var floorAtIntent: [UInt64: Int32] = [:]
+    /// Per client and subscription: what monotonicReads last checked (`checkYield`).
+    var yieldMemos: [[SubscriptionID: YieldMemo]]
+    /// Per client: the keys whose floor rose, in order (`checkYield` re-checks them).
+    var floorRaises: [[UInt64]]
+    /// The run's arbitration and largest clock skew, read once (`checkOwnWrites`).
+    var runRules: (Arbitration, Int64)?
+    /// Per client: its keep-local choices (`.recordTimestamp` forcing, `Monitor+RecordOrder.swift`).
+    var keepLocalChoices: [[KeepLocalChoice]]
 
     /// An empty monitor to swap in while the real one is lent out.
     @usableFromInline static let placeholder = Monitor(clients: 0, schema: .default)
@@ -88,11 +106,16 @@ struct Monitor: Sendable {
         clientCount = clients
         self.schema = schema
         cachedQueries = Array(repeating: [], count: clients)
+        cachedRoots = Array(repeating: [], count: clients)
+        deletedByClient = Array(repeating: [], count: clients)
         ownKeys = Array(repeating: [], count: clients)
         floors = Array(repeating: [:], count: clients)
         openWrites = Array(repeating: [], count: clients)
         lastPending = Array(repeating: 0, count: clients)
         emptiedAt = Array(repeating: [], count: clients)
+        keepLocalChoices = Array(repeating: [], count: clients)
+        yieldMemos = Array(repeating: [:], count: clients)
+        floorRaises = Array(repeating: [], count: clients)
     }
 
     /// Reports at most `perInvariantLimit` violations of one invariant per run: the first ones
@@ -151,8 +174,14 @@ struct Monitor: Sendable {
 
     @usableFromInline mutating func told(_ c: ClientID, _ ev: UserEvent, connected: Bool, query: Query?) {
         if capturing { toldDuringCommand.append(ev) }
-        if case .subscriptionYielded(_, false) = ev, connected, let q = query, !cachedQueries[c.index].contains(q) {
-            cachedQueries[c.index].append(q)
+        if case .subscriptionYielded(_, false) = ev, connected, let q = query {
+            if let i = cachedQueries[c.index].firstIndex(of: q) {
+                refreshingCache = (c.index, i)
+            } else {
+                cachedQueries[c.index].append(q)
+                cachedRoots[c.index].append([])
+                refreshingCache = (c.index, cachedQueries[c.index].count - 1)
+            }
         }
     }
 
@@ -164,8 +193,11 @@ struct Monitor: Sendable {
             let n = (applications[w] ?? 0) + 1
             applications[w] = n
             if n == 2 {
-                report(Violation(.noDuplicateApplication, at: time,
-                                 "\(w) took effect on the server twice (tx \(tx.txID) from \(tx.origin) applied it again)"))
+                var v = Violation(.noDuplicateApplication, at: time,
+                                  "\(w) took effect on the server twice (tx \(tx.txID) from \(tx.origin) applied it again)")
+                // The culprit: who applied it again, and the kind of the transaction's first step.
+                v.culprit = (tx.ops.first.map { Self.culprit(tx.origin, $0) } ?? (tx.origin == .admin ? "admin" : "client")) + " applied again"
+                report(v)
             }
         }
         for op in tx.ops {
@@ -186,6 +218,7 @@ struct Monitor: Sendable {
                     report(v)
                 }
                 deletedOnServer.insert(e)
+                if case .client(let c) = tx.origin, c.index < deletedByClient.count { deletedByClient[c.index].insert(e) }
             } else if deletedOnServer.contains(e), data.contains(e), !resurrectionReported.contains(e) {
                 resurrectionReported.insert(e)
                 var v = Violation(.noResurrection, at: time, entity: e,
@@ -199,6 +232,7 @@ struct Monitor: Sendable {
     @usableFromInline mutating func beforeCommand<O: ObservedSystem>(_ c: ClientID, _ cmd: UserCommand, _ sim: O) {
         capturing = true
         toldDuringCommand.removeAll(keepingCapacity: true)
+        noteForcing(c, cmd)
         if case .write(let w) = cmd {
             intent(w, client: c)
             beforePendingCount = sim.pendingWriteCount(of: c)
@@ -235,6 +269,9 @@ struct Monitor: Sendable {
                                  "\(s) (\(q)) yielded nothing while \(c) was offline, though a result for it was cached"))
             } else {
                 checkCachedYieldShows(c, s, q, shown: sim.shown(c, s), at: t)
+                if let r = sim.shown(c, s), let i = cachedQueries[c.index].firstIndex(of: q) {
+                    checkCachedYieldIsCache(c, s, q, r, cached: cachedRoots[c.index][i], sim.history, at: t)
+                }
             }
         default: break
         }
@@ -335,18 +372,31 @@ struct Monitor: Sendable {
             if applications[w] == nil && !rejected.contains(w) && !pendingNow.contains(w) {
                 let restart = h.restarts.first { $0.client == c && $0.pendingAtCrash.contains(w) && !$0.pendingAfter.contains(w) }
                 let why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" +  (sim.persistence ? ")" : "; persistence is off)") } ?? ""
-                report(Violation(.noLostAcknowledgedWrite, at: t, client: c, entity: it.write.ops.first?.entity,
-                                 "\(c)'s write \(w) (\(it.write)) was never applied and the user was never told it failed\(why)"))
+                var v = Violation(.noLostAcknowledgedWrite, at: t, client: c, entity: it.write.ops.first?.entity,
+                                  "\(c)'s write \(w) (\(it.write)) was never applied and the user was never told it failed\(why)")
+                v.culprit = it.write.ops.first.map { Self.culprit(it.origin, $0) + (restart == nil ? " lost" : " lost at restart") }
+                report(v)
             }
         }
-        finishFieldOrder(sim, data: data, rejected: rejected, at: t)
-        finishLinkOrder(sim, data: data, at: t)
+        if sim.arbitration == .recordTimestamp {
+            // disjointFieldMerge is still judged per register (a full-row overwrite of a
+            // concurrent edit of another column is what it names); lwwConvergence per record.
+            finishFieldOrder(sim, data: data, rejected: rejected, lww: false, at: t)
+            finishLinkOrder(sim, data: data, lww: false, at: t)
+            let rw = recordWinners(h)
+            finishRecordFields(h, data: data, rw, at: t)
+            finishLinkOrder(sim, data: data, records: rw, at: t)
+        } else {
+            finishFieldOrder(sim, data: data, rejected: rejected, at: t)
+            finishLinkOrder(sim, data: data, at: t)
+        }
         let maxSkew = max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)
         finishTyping(h, data: data, rejected: rejected, arbitration: sim.arbitration, maxSkew: maxSkew, at: t)
         finishToldOutcome(h, at: t)
         finishClientWriteOrder(h, at: t)
         finishTimelyFeedback(h, at: t)
         finishLinkIntegrity(data, at: t)
+        finishCachedRoots()
     }
 
     mutating func finishConvergence<O: ObservedSystem>(_ sim: O, rejected: Set<WriteID>, at t: Int64) {
@@ -392,7 +442,8 @@ struct Monitor: Sendable {
 
     /// lwwConvergence and disjointFieldMerge: the final value of each (entity, field) must be the
     /// value of the winning write under the strategy's declared arbitration.
-    mutating func finishFieldOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, rejected: Set<WriteID>, at t: Int64) {
+    /// `lww` false: only disjointFieldMerge is reported (`.recordTimestamp` judges lww per record).
+    mutating func finishFieldOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, rejected: Set<WriteID>, lww: Bool = true, at t: Int64) {
         let h = sim.history
         let arbitration = sim.arbitration
         // Position of the last transaction that carried each write, and the last transaction that
@@ -429,13 +480,23 @@ struct Monitor: Sendable {
                 if acceptable.contains(where: { $0.1 == final }) { continue }
                 let ref = EntityRef(id, rec.namespace)
                 let want = acceptable.map { "\($0.1) (\($0.0.write.id) by \($0.0.origin))" }.joined(separator: " or ")
+                // The culprit: the last transaction that assigned the register (what put the
+                // wrong value there).
+                let culprit = lastAssign[k].flatMap { la -> String? in
+                    let tx = h.applied[la.tx].tx
+                    return tx.ops.last { $0.entity == id && $0.assignments.contains { $0.field == f } }.map { Self.culprit(tx.origin, $0) }
+                }
                 if let la = lastAssign[k], !la.targeted {
                     let tx = h.applied[la.tx].tx
-                    report(Violation(.disjointFieldMerge, at: t, entity: id,
-                                     "\(ref).\(f.name) = \(final), expected \(want): tx \(tx.txID) from \(tx.origin) overwrote it while writing other fields (\(tx.writes.map(\.description).joined(separator: ", ")))"))
-                } else {
-                    report(Violation(.lwwConvergence, at: t, entity: id,
-                                     "\(ref).\(f.name) = \(final), but the last write in \(arbitration) order is \(want)"))
+                    var v = Violation(.disjointFieldMerge, at: t, entity: id,
+                                      "\(ref).\(f.name) = \(final), expected \(want): tx \(tx.txID) from \(tx.origin) overwrote it while writing other fields (\(tx.writes.map(\.description).joined(separator: ", ")))")
+                    v.culprit = culprit
+                    report(v)
+                } else if lww {
+                    var v = Violation(.lwwConvergence, at: t, entity: id,
+                                      "\(ref).\(f.name) = \(final), but the last write in \(arbitration) order is \(want)")
+                    v.culprit = culprit
+                    report(v)
                 }
             }
         }
@@ -473,7 +534,7 @@ struct Monitor: Sendable {
                 // anywhere, so the bound is its time plus the largest skew.
                 switch arbitration {
                 case .serverArrival: return false
-                case .clientTimestamp: return it.clientTime >= startClock
+                case .clientTimestamp, .recordTimestamp: return it.clientTime >= startClock
                 case .hybridLogicalClock: return it.time + maxSkew >= startClock
                 }
             }

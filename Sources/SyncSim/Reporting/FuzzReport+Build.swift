@@ -40,6 +40,9 @@ extension FuzzReport {
                 var cell = Cell(invariant: inv, claimed: claimed.contains(inv), violations: failing.count,
                                 firstSeed: failing.map(\.seed).min(), shrunkActions: f?.shrunkActions, scenario: f?.scenario,
                                 reachSituation: goal, reachedRuns: goal.map { g in mine.filter { $0.situations.contains(g) }.count })
+                if options.baseline != nil {
+                    cell.sharedWithBaseline = mine.filter { ($0.baselineShared ?? []).contains(inv) }.count
+                }
                 if let cond = d.condition(of: inv) {
                     cell.condition = cond.text
                     cell.violationsUnderCondition = failing.filter { ($0.conditions ?? []).contains(cond.condition) }.count

@@ -13,6 +13,10 @@ public struct FuzzReport: Codable, Sendable {
         public var clients: Int?
         public var actions: Int
         public var shrink: Bool
+        /// Differential mode (`fuzz --baseline S`): the baseline strategy's name. Every violation
+        /// the report counts is then baseline-free: on that seed and schedule the baseline did
+        /// not violate the invariant (`Cell.sharedWithBaseline` counts the ones set aside).
+        public var baseline: String? = nil
         public init(strategies: [String], seeds: String, shard: String?, swarm: Bool, clients: Int?, actions: Int, shrink: Bool) {
             self.strategies = strategies
             self.seeds = seeds
@@ -52,6 +56,9 @@ public struct FuzzReport: Codable, Sendable {
         public var reachSituation: String? = nil
         /// Runs that reached `reachSituation`.
         public var reachedRuns: Int? = nil
+        /// Differential mode only: runs that violated it where the baseline violated it too on
+        /// the same schedule, so they were set aside (not in `violations`). Nil otherwise.
+        public var sharedWithBaseline: Int? = nil
 
         /// Claimed, with a reach goal reached in under `InvariantReach.vacuousBelow` of the runs:
         /// the claim held, but was hardly tested.

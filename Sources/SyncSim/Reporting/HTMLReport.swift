@@ -31,6 +31,7 @@ private struct Page {
             : "<span class=\"pill bad\">contract violated: \(htmlEscape(r.strategies.filter { !$0.metContract }.map(\.name).joined(separator: ", ")))</span>"
         let done = r.complete ? "<span class=\"pill ok\">complete</span>" : "<span class=\"pill warn\">incomplete: \(htmlEscape(r.stopReason?.sentence ?? "stopped early"))</span>"
         add("<p>\(verdict) \(done)</p>")
+        if let b = o.baseline { add("<p class=\"baseline\">\(htmlEscape(String(FuzzReport.baselineSentence(r, baseline: b).filter { $0 != "`" })))</p>") }
         add("<div class=\"facts\"><table class=\"kv\">")
         row("strategies", o.strategies.joined(separator: ", "))
         row("seeds", "\(o.seeds) (\(r.seedsRun) run, \(r.runs.count) runs in all)")
@@ -38,6 +39,7 @@ private struct Page {
         row("clients", o.clients.map(String.init) ?? "per seed")
         row("actions", "\(o.actions)")
         row("shrink", o.shrink ? "on" : "off")
+        if let b = o.baseline { row("baseline", b) }
         row("failures", "\(r.failures.count)")
         add("</table><table class=\"kv timing\">")
         let t = r.timing

@@ -4,6 +4,7 @@ public enum MarkdownReport {
         var o = "# SyncSim fuzz report\n\n"
         o += "Strategies: \(r.options.strategies.joined(separator: ", ")) · seeds \(r.options.seeds)\(r.options.shard.map { " shard \($0)" } ?? "") (\(r.seedsRun) run\(r.complete ? "" : ", **incomplete**")\(r.stopReason.map { (r.complete ? ", shrinking cut short: " : ": ") + $0.sentence } ?? "")) · "
         o += "\(r.options.actions) actions · swarm \(r.options.swarm ? "on" : "off")\(r.options.clients.map { " · \($0) clients" } ?? "")\n\n"
+        if let b = r.options.baseline { o += FuzzReport.baselineSentence(r, baseline: b) + "\n\n" }
         o += r.allContractsMet ? "**Every strategy met its contract.**\n\n" : "**Contract violated:** \(r.strategies.filter { !$0.metContract }.map(\.name).joined(separator: ", ")).\n\n"
 
         o += "## Strategy × invariant\n\n"

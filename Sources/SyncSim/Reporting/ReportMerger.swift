@@ -31,8 +31,8 @@ public enum ReportMerger {
         for (d, r) in zip(dirs, reports).dropFirst() {
             let o = r.options, b = base.options
             guard o.strategies == b.strategies, o.seeds == b.seeds, o.swarm == b.swarm, o.clients == b.clients,
-                  o.actions == b.actions, o.shrink == b.shrink else {
-                throw ReportMergeError("\(d)/report.json: options differ from \(dirs[0]) (strategies, seeds, swarm, clients, actions and shrink must match)")
+                  o.actions == b.actions, o.shrink == b.shrink, o.baseline == b.baseline else {
+                throw ReportMergeError("\(d)/report.json: options differ from \(dirs[0]) (strategies, seeds, swarm, clients, actions, shrink and baseline must match)")
             }
             let theirs = r.strategies.map(\.strategyDescription)
             if theirs != described {

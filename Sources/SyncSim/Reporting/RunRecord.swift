@@ -29,6 +29,10 @@ public struct RunRecord: Codable, Hashable, Sendable {
     /// The contract conditions (`ContractCondition` raw values) this run's options satisfied,
     /// so a report can judge conditional claims; nil when none did.
     public var conditions: [String]? = nil
+    /// Differential mode: the invariants this run violated that the baseline also violated on
+    /// the same schedule (set aside, not in `violated`); nil outside differential mode or when
+    /// none were.
+    public var baselineShared: [String]? = nil
 }
 
 /// Situations worth reaching, in the spirit of Hypothesis's statistics: a report shows how many
@@ -50,6 +54,7 @@ public enum Situation: String, CaseIterable, Sendable {
     case writeWhileOffline = "a write made while disconnected"
     case subscribeWhileOffline = "a subscription made while offline"
     case deleteOfLinkTarget = "a delete of an entity a link pointed to"
+    case linkRace = "a link or unlink raced by a concurrent delete or re-link"
     case messageLost = "a message lost in flight"
     case connectWhileOffline = "a connection attempt while offline"
     case unsettled = "a run that did not settle"
@@ -183,6 +188,37 @@ extension RunRecord {
         return false
     }
 
+    /// A link or unlink and, from another writer within 5 s, a delete of its source or target
+    /// or another link/unlink of the same (entity, link): the races per-link last-writer-wins and
+    /// `linkIntegrity` are about. Admin writes count (a back-office delete races a link too).
+    static func linkRaced(_ h: History) -> Bool {
+        func links(_ it: History.Intent) -> [(EntityID, LinkID, EntityID)] {
+            it.write.ops.compactMap { op in
+                switch op {
+                case .link(let e, let l, let t), .unlink(let e, let l, let t): return (e, l, t)
+                default: return nil
+                }
+            }
+        }
+        func deletes(_ it: History.Intent) -> [EntityID] { it.write.ops.filter(\.isDelete).map(\.entity) }
+        func races(_ a: History.Intent, _ b: History.Intent) -> Bool {
+            let la = links(a)
+            guard !la.isEmpty else { return false }
+            let db = deletes(b), lb = links(b)
+            return la.contains { x in db.contains(x.0) || db.contains(x.2) || lb.contains { $0.0 == x.0 && $0.1 == x.1 } }
+        }
+        let all = h.intents
+        for (i, a) in all.enumerated() {
+            for b in all[(i + 1)...] {
+                // Intents are in virtual-time order: past the window, all later ones are too.
+                guard b.time - a.time < 5_000 else { break }
+                guard a.origin != b.origin else { continue }
+                if races(a, b) || races(b, a) { return true }
+            }
+        }
+        return false
+    }
+
     static func situations(_ r: RunResult, schedule: Schedule) -> [Situation] {
         let h = r.history
         var s: [Situation] = []
@@ -237,6 +273,7 @@ extension RunRecord {
         if intents.contains(where: \.whileDisconnected) { s.append(.writeWhileOffline) }
         if Self.subscribesWhileOffline(schedule) { s.append(.subscribeWhileOffline) }
         if Self.deletesALinkTarget(schedule) { s.append(.deleteOfLinkTarget) }
+        if Self.linkRaced(h) { s.append(.linkRace) }
         if h.messagesLost > 0 { s.append(.messageLost) }
         if !h.connectsWhileOffline.isEmpty { s.append(.connectWhileOffline) }
         if !r.settled { s.append(.unsettled) }

@@ -35,6 +35,10 @@ public enum Arbitration: String, Sendable, Codable, CustomStringConvertible {
     case clientTimestamp
     /// Hybrid logical clocks: causality first, then physical time, then node id.
     case hybridLogicalClock
+    /// Record-level client timestamps (WatermelonDB / seed 004): the whole row with the newest
+    /// `updatedAt` wins, and its full row overwrites every column; a forced push (the user chose
+    /// "keep local") and the server's own writes apply over any timestamp.
+    case recordTimestamp
     public var description: String { rawValue }
 }
 
