@@ -43,6 +43,8 @@ public struct SharedDiffClient: ClientMachine {
         var saveDue: [NamespaceID] = []
         /// User writes that scheduled or joined the pending save, in write order.
         var saveWrites: [WriteID] = []
+        /// The server answer with the visible saves laid over, kept between refreshes.
+        var overlay: SharedDiffOverlay?
 
         var subscription: SubscriptionID? { key.isOnce ? nil : SubscriptionID(UInt32(key.raw)) }
 
