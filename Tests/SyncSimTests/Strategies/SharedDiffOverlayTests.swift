@@ -117,4 +117,27 @@ struct SharedDiffOverlayTests {
         let after = [before[0], collection(2, shown: Query(.todos).evaluate(shownOther))]
         #expect(o?.isPrefix(base: result("server"), pending: [save(1, "a", entity: other)], processedTxID: 0, collections: after) == false)
     }
+
+    /// The overlay's own delete (links to the entity found in place) does what the store's does.
+    @Test func anOverlayStepAppliesAsTheStoreDoes() {
+        let author = EntityID(3), lone = EntityID(5)
+        var store = EntityStore()
+        for op: Op in [.create(author, .profiles, []), .create(lone, .profiles, []),
+                       .create(EntityID(4), .posts, []), .create(EntityID(6), .posts, []), .create(EntityID(7), .posts, []),
+                       .link(EntityID(4), .author, author), .link(EntityID(6), .author, author), .link(EntityID(7), .author, lone)] {
+            #expect(store.apply(op, schema: .default) == nil)
+        }
+        let steps: [Op] = [.delete(author, .profiles), .delete(EntityID(40), .posts), .delete(EntityID(7), .posts),
+                           .update(EntityID(8), .todos, [FieldAssignment(.title, .string("new"))])]
+        for op in steps {
+            var theirs = store, ours = store
+            _ = theirs.apply(op, schema: .default, mode: .upsert)
+            SharedDiffClient.applyStep(op, to: &ours, schema: .default)
+            #expect(ours == theirs, "\(op)")
+            #expect(ours.count == theirs.count)
+        }
+        var deleted = store
+        SharedDiffClient.applyStep(.delete(author, .profiles), to: &deleted, schema: .default)
+        #expect(deleted[EntityID(4)]?[.author] == nil && deleted[EntityID(7)]?[.author] == lone)
+    }
 }

@@ -86,7 +86,7 @@ extension SharedDiffClient {
             if k < o.saves.count { continue }
             for s in m.steps {
                 fill(s.op, in: &o.store, lookups: &o.lookups, collections: collections)
-                _ = o.store.apply(s.op, schema: schema, mode: .upsert)
+                applyStep(s.op, to: &o.store, schema: schema)
             }
             o.saves.append(m.steps)
         }
@@ -101,6 +101,31 @@ extension SharedDiffClient {
         o.store.rollBack(undo)
         overlay = o
         return r
+    }
+
+    /// `store.apply(op, schema: schema, mode: .upsert)`, except that a delete finds the records
+    /// linking to the entity by reading them in place: `EntityStore.removeReferences` binds each
+    /// record of the store to test it (a retain and a release per array it owns), and a save of a
+    /// partial collection carries a delete per tracked entity it does not show.
+    static func applyStep(_ op: Op, to store: inout EntityStore, schema: Schema) {
+        guard case .delete(let e, _) = op else {
+            _ = store.apply(op, schema: schema, mode: .upsert)
+            return
+        }
+        guard store.contains(e) else { return }
+        store[e] = nil
+        let referrers: [Int] = store.records.withUnsafeBufferPointer { rb in
+            var out: [Int] = []
+            for i in 0..<rb.count where rb[i]?.refers(to: e) == true { out.append(i) }
+            return out
+        }
+        for i in referrers {
+            let id = EntityID(UInt32(i))
+            var r = store[id]!
+            store[id] = nil
+            r.removeLinks(to: e)
+            store[id] = r
+        }
     }
 
     /// The first half of `apply(_:to:collections:schema:)`: puts into `store` the entities `op`
