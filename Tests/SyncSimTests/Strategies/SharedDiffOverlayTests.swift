@@ -26,8 +26,9 @@ struct SharedDiffOverlayTests {
             for c in inner.collections where !c.key.isOnce && c.server != nil {
                 var overlay = c.overlay
                 let reusable = overlay?.isPrefix(base: c.server!, pending: inner.pending, processedTxID: c.processedTxID,
-                                                 collections: inner.collections) == true
-                let cached = SharedDiffClient.view(of: c, overlay: &overlay, unlessEqualTo: nil, collections: inner.collections,
+                                                 collections: inner.collections, shownVersion: inner.shownVersion) == true
+                let cached = SharedDiffClient.view(of: c, overlay: &overlay, shownVersion: inner.shownVersion,
+                                                   unlessEqualTo: nil, collections: inner.collections,
                                                    pending: inner.pending, unsaved: inner.unsaved, schema: inner.schema)
                 let scratch = inner.view(of: c)
                 log.checked(reused: reusable)
@@ -116,6 +117,12 @@ struct SharedDiffOverlayTests {
         _ = shownOther.apply(.update(other, .todos, [FieldAssignment(.title, .string("changed"))]), schema: .default)
         let after = [before[0], collection(2, shown: Query(.todos).evaluate(shownOther))]
         #expect(o?.isPrefix(base: result("server"), pending: [save(1, "a", entity: other)], processedTxID: 0, collections: after) == false)
+        // Checked at a version of what the collections show: trusted while it has not moved,
+        // checked again (and found stale) once it has.
+        var checked = o
+        checked?.verifiedAt = 7
+        #expect(checked?.isPrefix(base: result("server"), pending: [save(1, "a", entity: other)], processedTxID: 0, collections: before, shownVersion: 7) == true)
+        #expect(checked?.isPrefix(base: result("server"), pending: [save(1, "a", entity: other)], processedTxID: 0, collections: after, shownVersion: 8) == false)
     }
 
     /// The overlay's own delete (links to the entity found in place) does what the store's does.

@@ -68,6 +68,10 @@ public struct SharedDiffClient: ClientMachine {
     var timeouts = ReactorSendTimeouts()
     var nextTimer: UInt32 = 1
     var collections: [Collection] = []
+    /// Bumped whenever what the collections show (`seen`) may have changed: a view changed, a
+    /// collection came or went. An overlay whose lookups were checked at this version needs no
+    /// second check (`SharedDiffOverlay.verifiedAt`).
+    var shownVersion: UInt64 = 0
     var cache: [InstantClient.CachedResult] = []
 
     static let reconnectTimer = ReactorConnection.reconnectTimer
@@ -161,6 +165,7 @@ public struct SharedDiffClient: ClientMachine {
             guard let i = collections.firstIndex(where: { $0.key == k }) else { return }
             if k.isOnce {
                 let c = collections.remove(at: i)
+                shownVersion &+= 1
                 out(.send(.removeQuery(k)))
                 remember(c.query, r, tx, out: &out)
                 out(.event(.queryOnceResult(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF)))))
@@ -220,6 +225,7 @@ public struct SharedDiffClient: ClientMachine {
             }
             collections.append(c)
             collections.sort { $0.key < $1.key }
+            shownVersion &+= 1
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
             refreshViews(out: &out)
         case .unsubscribe(let s):
@@ -229,6 +235,7 @@ public struct SharedDiffClient: ClientMachine {
             }
             if !collections[i].saveDue.isEmpty { out(.cancelTimer(Self.saveTimer(s))) }
             collections.remove(at: i)
+            shownVersion &+= 1
             // The collection is gone before its save ran: nothing will save it from here.
             settleOwed(by: s)
             if status == .authenticated { out(.send(.removeQuery(.subscription(s)))) }
@@ -242,6 +249,7 @@ public struct SharedDiffClient: ClientMachine {
             let c = Collection(key: .once(r), query: q)
             collections.append(c)
             collections.sort { $0.key < $1.key }
+            shownVersion &+= 1
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
         case .resolveConflict, .forceSync:
             out(.event(.invalidInput("sharedDiff has no conflict prompts or forced sync: \(cmd)")))

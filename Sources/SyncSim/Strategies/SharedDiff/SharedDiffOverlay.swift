@@ -24,6 +24,9 @@ struct SharedDiffOverlay {
     var lookups: [(id: EntityID, record: EntityRecord?)] = []
     /// `base`'s entries with `saves` applied.
     var store: EntityStore
+    /// The client's `shownVersion` when `lookups` were last known to hold: while it has not
+    /// moved, no collection shows anything else, so they need no check.
+    var verifiedAt: UInt64?
 
     init(base: QueryResult) {
         self.base = base
@@ -33,7 +36,7 @@ struct SharedDiffOverlay {
     /// Whether the overlay can be extended into the one for `base` and the visible saves of
     /// `pending` (those the server answer at `processedTxID` does not reflect yet).
     func isPrefix(base: QueryResult, pending: [SharedDiffClient.SaveMutation], processedTxID: UInt64,
-                  collections: [SharedDiffClient.Collection]) -> Bool {
+                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil) -> Bool {
         guard self.base == base else { return false }
         var k = 0
         for m in pending where SharedDiffClient.isVisible(m, above: processedTxID) {
@@ -42,6 +45,7 @@ struct SharedDiffOverlay {
             k += 1
         }
         guard k == saves.count else { return false }
+        if let v = shownVersion, verifiedAt == v { return true }
         for j in lookups.indices {
             if SharedDiffClient.seen(lookups[j].id, in: collections) != lookups[j].record { return false }
         }
@@ -60,9 +64,10 @@ extension SharedDiffClient {
     /// `view(of:unlessEqualTo:collections:pending:unsaved:schema:)`, laying the visible saves over
     /// the collection's cached overlay (`overlay`, updated) instead of a fresh copy of its server
     /// answer. Gives the same result: see `SharedDiffOverlay`.
-    static func view(of c: Collection, overlay: inout SharedDiffOverlay?, unlessEqualTo shown: QueryResult?,
-                     collections: [Collection], pending: [SaveMutation], unsaved: [UnsavedWrite],
-                     schema: Schema) -> QueryResult? {
+    /// `shownVersion` is the client's (nil: check every lookup).
+    static func view(of c: Collection, overlay: inout SharedDiffOverlay?, shownVersion: UInt64? = nil,
+                     unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
+                     unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
         guard let base = c.server else {
             overlay = nil
             return shown == .empty ? nil : .empty
@@ -74,7 +79,8 @@ extension SharedDiffClient {
         }
         // Taken out of `overlay`, so `o` holds the only reference and its store changes in place.
         var o: SharedDiffOverlay
-        if overlay?.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID, collections: collections) == true {
+        if overlay?.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID, collections: collections,
+                             shownVersion: shownVersion) == true {
             o = overlay.take()!
         } else {
             overlay = nil
@@ -99,6 +105,8 @@ extension SharedDiffClient {
         }
         let r = c.query.evaluate(o.store, unlessEqualTo: shown)
         o.store.rollBack(undo)
+        // Every lookup was checked or made against what the collections show now.
+        o.verifiedAt = shownVersion
         overlay = o
         return r
     }

@@ -86,11 +86,12 @@ extension SharedDiffClient {
             guard cols[i].server != nil else { continue }
             var overlay: SharedDiffOverlay?
             swap(&overlay, &cols[i].overlay)
-            let fresh = Self.view(of: cols[i], overlay: &overlay, unlessEqualTo: cols[i].shown, collections: cols,
-                                  pending: pending, unsaved: unsaved, schema: schema)
+            let fresh = Self.view(of: cols[i], overlay: &overlay, shownVersion: shownVersion, unlessEqualTo: cols[i].shown,
+                                  collections: cols, pending: pending, unsaved: unsaved, schema: schema)
             cols[i].overlay = overlay
             if let view = fresh {
                 cols[i].shown = view
+                shownVersion &+= 1
                 out(.event(.subscriptionYielded(SubscriptionID(UInt32(cols[i].key.raw)), fromCache: cols[i].fromCache)))
             }
         }
