@@ -65,6 +65,13 @@ public struct ReferenceClient: ClientMachine {
     var confirmed: [Confirmed]
     /// replica + confirmed + queue: what the user sees.
     var view: ReferenceTable
+    /// The slots of `view` that may differ from `replica`: those the laid-over writes put. Every
+    /// other slot of the view is the replica's, so a rebuild resets and re-lays only these (and
+    /// the slots the replica changed), instead of copying the whole replica.
+    var overlaid: [Int] = []
+    /// The slots of `view` put or reset since the subscriptions were last evaluated (repeats
+    /// allowed): a subscription none of them can affect keeps its result without an evaluation.
+    var viewDirty: [Int] = []
     var subs: [Subscription] = []
     var onceWaiting: [OnceWait] = []
     var online = false
@@ -180,10 +187,13 @@ public struct ReferenceClient: ClientMachine {
             }
             let stamp = clock.tick(now: now)
             dirty = true
-            var v = view
-            switch v.apply(w.ops, stamp: stamp, version: 0, schema: schema) {
+            // In place: a refused write is rolled back by the table's journal (a copy of the view
+            // to apply to cost the whole table once written).
+            var touched: [Int] = []
+            switch view.apply(w.ops, stamp: stamp, version: 0, schema: schema, touched: &touched) {
             case .success:
-                view = v
+                overlaid.append(contentsOf: touched)
+                viewDirty.append(contentsOf: touched)
             case .failure(.missing):
                 // Perhaps created elsewhere and not pulled yet: the server decides.
                 break
@@ -232,8 +242,13 @@ public struct ReferenceClient: ClientMachine {
             }
             if version > serverVersionHint { serverVersionHint = version }
             var changed = false
+            var replicaChanged: [Int] = []
             if base <= replicaVersion && (version > replicaVersion || !replicaValid) && (replicaValid || base == 0) {
-                for c in changes { replica.put(c.id, c.state, schema: schema) }
+                replicaChanged.reserveCapacity(changes.count)
+                for c in changes {
+                    replica.put(c.id, c.state, schema: schema)
+                    replicaChanged.append(Int(c.id.raw))
+                }
                 replicaVersion = version
                 replicaValid = true
                 changed = true
@@ -256,7 +271,7 @@ public struct ReferenceClient: ClientMachine {
             if confirmed.count != before { changed = true }
             if changed {
                 dirty = true
-                rebuildView()
+                rebuildView(replicaChanged: replicaChanged)
             }
             // Yields even when nothing changed: a subscription made before the first reply has
             // not been shown anything yet.
@@ -298,21 +313,74 @@ public struct ReferenceClient: ClientMachine {
 
     /// The view is the replica with every write the server has not shown us yet laid over it, in
     /// the order the user made them, by the same LWW rules the server applies.
-    mutating func rebuildView() {
-        var v = replica
-        for c in confirmed { _ = v.apply(c.mutation.ops, stamp: c.mutation.stamp, version: 0, schema: schema) }
-        for m in queue { _ = v.apply(m.ops, stamp: m.stamp, version: 0, schema: schema) }
-        view = v
+    ///
+    /// Incremental: the slots the previous overlay put and the slots the replica changed
+    /// (`replicaChanged`) are reset to the replica's, which makes the view equal to the replica
+    /// (every other slot already was), and the writes are laid over again. Copying the replica to
+    /// lay them over cost the whole table (a reference count per entity) on every reply.
+    mutating func rebuildView(replicaChanged: [Int] = []) {
+        var slots = overlaid
+        slots.append(contentsOf: replicaChanged)
+        slots.sort()
+        var last = -1
+        for i in slots where i != last {
+            last = i
+            view.copySlot(i, from: replica)
+            viewDirty.append(i)
+        }
+        var touched: [Int] = []
+        for c in confirmed { _ = view.apply(c.mutation.ops, stamp: c.mutation.stamp, version: 0, schema: schema, touched: &touched) }
+        for m in queue { _ = view.apply(m.ops, stamp: m.stamp, version: 0, schema: schema, touched: &touched) }
+        viewDirty.append(contentsOf: touched)
+        overlaid = touched
     }
 
     /// Every subscription whose result differs from what it last showed yields the new result.
+    /// A subscription already shown that no slot changed since can affect is skipped
+    /// (`Self.affects`): evaluating it cost a pass over the whole view per subscription per step.
     mutating func yieldChanged(out: inout ClientOutbox<Up>) {
         guard replicaValid else { return }
+        var dirty: [Int] = []
+        swap(&dirty, &viewDirty)
         for i in subs.indices {
+            if let shown = subs[i].shown, !Self.affects(dirty, subs[i].query, shown: shown, view: view.store, schema: schema) { continue }
             if let r = subs[i].query.evaluate(view.store, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
             }
+        }
+    }
+
+    /// Whether a change of the view's `dirty` slots can change `query`'s result, `shown` being its
+    /// result before them. A slot matters if its entity was in the result (its record, or its
+    /// place, may have changed), is a root now, or could be a child now: for a forward include,
+    /// an existing entity of the link's target namespace; for a reverse one, an existing entity
+    /// whose link points at a root. When no slot matters, the roots and every record of the
+    /// result are unchanged, so no child can have come or gone either: the result is the same.
+    static func affects(_ dirty: [Int], _ query: Query, shown: QueryResult, view: EntityStore, schema: Schema) -> Bool {
+        view.records.withUnsafeBufferPointer { rb in
+            func isRoot(_ j: Int) -> Bool {
+                guard j < rb.count, rb[j]?.namespace == query.namespace else { return false }
+                if let f = query.filter { return rb[j]![f.field] == f.value }
+                return true
+            }
+            for d in dirty {
+                if shown.contains(EntityID(UInt32(d))) || isRoot(d) { return true }
+                guard d < rb.count, let ns = rb[d]?.namespace else { continue }
+                switch query.include {
+                case .forward(let l)?:
+                    if !schema.contains(l) || ns == schema.target(of: l) { return true }
+                case .reverse(let l)?:
+                    let li = Int(l.raw)
+                    if let t = rb[d]![l], isRoot(Int(t.raw)) { return true }
+                    if li < rb[d]!.manyLinks.count {
+                        for k in 0..<rb[d]!.manyLinks[li].count where isRoot(Int(rb[d]!.manyLinks[li][k].raw)) { return true }
+                    }
+                case nil:
+                    break
+                }
+            }
+            return false
         }
     }
 }

@@ -15,6 +15,10 @@ public struct ReferenceServer: ServerMachine {
     /// stamps of admin writes. Replies carry it (never the server's wall clock at reply time: the
     /// server relays the clocks of events, it does not inject its own reading of time).
     var maxStamp = HLCTimestamp.bottom
+    /// The slot of every entity each applied transaction put, with the version it got, in commit
+    /// order (versions ascending): a reply sends what changed since the client's version by
+    /// reading this log's tail instead of scanning the whole table.
+    var changeLog: [(version: UInt64, slot: Int)] = []
     /// Clients that have synced at least once: they get pokes.
     var known: [Bool]
     var heardFromClient = false
@@ -61,7 +65,7 @@ public struct ReferenceServer: ServerMachine {
             }
             let from = base <= version ? base : 0
             out(.send(c, .syncReply(request: request, outcomes: results, base: from, version: version,
-                                    clock: maxStamp, changes: table.changes(since: from))))
+                                    clock: maxStamp, changes: changes(since: from))))
             if version != before { poke(except: c, out: &out) }
         case .adminWrite(let w):
             // Seed data (before anything happened) predates every clock; later admin writes are
@@ -85,9 +89,11 @@ public struct ReferenceServer: ServerMachine {
 
     mutating func commit(_ ops: [Op], stamp: HLCTimestamp, writes: [WriteID], origin: Origin,
                          out: inout ServerOutbox<Down>) -> ReferenceOutcome {
-        switch table.apply(ops, stamp: stamp, version: version + 1, schema: schema) {
+        var touched: [Int] = []
+        switch table.apply(ops, stamp: stamp, version: version + 1, schema: schema, touched: &touched) {
         case .success(let effective):
             version += 1
+            for i in touched { changeLog.append((version, i)) }
             let tx = AppliedTransaction(txID: nextTx, origin: origin, writes: writes, ops: effective)
             nextTx += 1
             out(.applied(tx))
@@ -96,6 +102,27 @@ public struct ReferenceServer: ServerMachine {
             out(.refused(origin: origin, writes: writes, reason: why.description))
             return .refused(why)
         }
+    }
+
+    /// `table.changes(since:)` (every entity whose version is above `v`, in id order), from the
+    /// change log: an entity's version is the one of the last transaction that put it, so the
+    /// entities above `v` are exactly those the log names after `v`. A long tail (a client
+    /// starting from nothing) scans the table instead.
+    func changes(since v: UInt64) -> [EntityChange] {
+        var k = changeLog.count
+        while k > 0 && changeLog[k - 1].version > v { k -= 1 }
+        if changeLog.count - k >= table.states.count { return table.changes(since: v) }
+        var slots: [Int] = []
+        slots.reserveCapacity(changeLog.count - k)
+        for j in k..<changeLog.count { slots.append(changeLog[j].slot) }
+        slots.sort()
+        var out: [EntityChange] = []
+        var last = -1
+        for i in slots where i != last {
+            last = i
+            if let s = table.states[i], s.version > v { out.append(EntityChange(id: EntityID(UInt32(i)), state: s)) }
+        }
+        return out
     }
 
     mutating func poke(except: ClientID?, out: inout ServerOutbox<Down>) {

@@ -139,7 +139,18 @@ public struct ReferenceTable: Hashable, Sendable {
     /// In place, with a journal to roll a refused write back: working on a copy of the table cost
     /// a reference count per entity per write (the whole table, O(entities), each time).
     public mutating func apply(_ ops: [Op], stamp: HLCTimestamp, version: UInt64, schema: Schema) -> Result<[Op], ReferenceRefusal> {
+        var touched: [Int] = []
+        return apply(ops, stamp: stamp, version: version, schema: schema, touched: &touched)
+    }
+
+    /// `apply(_:stamp:version:schema:)`, appending to `touched` the slot of every entity the write
+    /// put (once each, in the order first put; those of a refused write too, though it was rolled
+    /// back). Incremental callers need it: a client's view re-lays only the slots its pending
+    /// writes touched, and the server sends only the entities changed since a version.
+    public mutating func apply(_ ops: [Op], stamp: HLCTimestamp, version: UInt64, schema: Schema,
+                               touched: inout [Int]) -> Result<[Op], ReferenceRefusal> {
         var journal = Journal(slots: states.count)
+        defer { touched.append(contentsOf: journal.touched) }
         var effective: [Op] = []
         effective.reserveCapacity(ops.count)
         for op in ops {
@@ -153,18 +164,34 @@ public struct ReferenceTable: Hashable, Sendable {
         return .success(effective)
     }
 
+    /// Makes slot `i` what it is in `other` (its registers and its record; absent if `other` has
+    /// no such slot): how a client's view drops what a pending write laid over its replica.
+    mutating func copySlot(_ i: Int, from other: ReferenceTable) {
+        let id = EntityID(UInt32(i))
+        if i < other.states.count, let s = other.states[i] {
+            if i >= states.count { states.append(contentsOf: repeatElement(nil, count: i - states.count + 1)) }
+            states[i] = s
+            store[id] = other.store[id]
+        } else if i < states.count {
+            states[i] = nil
+            store[id] = nil
+        }
+    }
+
     /// What a write changed so far: each slot as it was before its first change, `states.count`
-    /// before the write, and the store's own undo log.
+    /// before the write, the store's own undo log, and every slot put (once each).
     struct Journal {
         var saved: [(index: Int, state: EntityState?)] = []
         var slots: Int
         var store = EntityStore.UndoLog()
+        var touched: [Int] = []
         init(slots: Int) { self.slots = slots }
     }
 
     /// `put`, noting in `journal` what it replaces.
     mutating func put(_ id: EntityID, _ s: EntityState, schema: Schema, journal: inout Journal) {
         let i = Int(id.raw)
+        if !journal.touched.contains(i) { journal.touched.append(i) }
         if i < journal.slots, !journal.saved.contains(where: { $0.index == i }) { journal.saved.append((i, states[i])) }
         if i >= states.count { states.append(contentsOf: repeatElement(nil, count: i - states.count + 1)) }
         states[i] = s

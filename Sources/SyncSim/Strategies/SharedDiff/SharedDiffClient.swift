@@ -43,6 +43,8 @@ public struct SharedDiffClient: ClientMachine {
         var saveDue: [NamespaceID] = []
         /// User writes that scheduled or joined the pending save, in write order.
         var saveWrites: [WriteID] = []
+        /// The server answer with the visible saves laid over, kept between refreshes.
+        var overlay: SharedDiffOverlay?
 
         var subscription: SubscriptionID? { key.isOnce ? nil : SubscriptionID(UInt32(key.raw)) }
 
@@ -66,6 +68,10 @@ public struct SharedDiffClient: ClientMachine {
     var timeouts = ReactorSendTimeouts()
     var nextTimer: UInt32 = 1
     var collections: [Collection] = []
+    /// Bumped whenever what the collections show (`seen`) may have changed: a view changed, a
+    /// collection came or went. An overlay whose lookups were checked at this version needs no
+    /// second check (`SharedDiffOverlay.verifiedAt`).
+    var shownVersion: UInt64 = 0
     var cache: [InstantClient.CachedResult] = []
 
     static let reconnectTimer = ReactorConnection.reconnectTimer
@@ -159,6 +165,7 @@ public struct SharedDiffClient: ClientMachine {
             guard let i = collections.firstIndex(where: { $0.key == k }) else { return }
             if k.isOnce {
                 let c = collections.remove(at: i)
+                shownVersion &+= 1
                 out(.send(.removeQuery(k)))
                 remember(c.query, r, tx, out: &out)
                 out(.event(.queryOnceResult(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF)))))
@@ -218,6 +225,7 @@ public struct SharedDiffClient: ClientMachine {
             }
             collections.append(c)
             collections.sort { $0.key < $1.key }
+            shownVersion &+= 1
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
             refreshViews(out: &out)
         case .unsubscribe(let s):
@@ -227,6 +235,7 @@ public struct SharedDiffClient: ClientMachine {
             }
             if !collections[i].saveDue.isEmpty { out(.cancelTimer(Self.saveTimer(s))) }
             collections.remove(at: i)
+            shownVersion &+= 1
             // The collection is gone before its save ran: nothing will save it from here.
             settleOwed(by: s)
             if status == .authenticated { out(.send(.removeQuery(.subscription(s)))) }
@@ -240,6 +249,7 @@ public struct SharedDiffClient: ClientMachine {
             let c = Collection(key: .once(r), query: q)
             collections.append(c)
             collections.sort { $0.key < $1.key }
+            shownVersion &+= 1
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
         case .resolveConflict, .forceSync, .syncNow:
             out(.event(.invalidInput("sharedDiff has no conflict prompts or forced sync: \(cmd)")))

@@ -76,15 +76,22 @@ extension SharedDiffClient {
     /// The collections are moved out of the client for the loop and the views computed by static
     /// functions over the pieces they read: a non-mutating method called from here copied the
     /// whole client (a retain and a release per field) for every collection on every refresh.
-    /// Each view still sees the collections before it already refreshed (`seen`), as before.
+    /// Each view still sees the collections before it already refreshed (`seen`), as before. The
+    /// views are laid over each collection's cached overlay (`SharedDiffOverlay`): the same
+    /// results, without re-applying every visible save on every refresh.
     mutating func refreshViews(out: inout ClientOutbox<InstantUp>) {
         var cols: [Collection] = []
         swap(&cols, &collections)
         for i in cols.indices where !cols[i].key.isOnce {
             guard cols[i].server != nil else { continue }
-            if let view = Self.view(of: cols[i], unlessEqualTo: cols[i].shown, collections: cols,
-                                    pending: pending, unsaved: unsaved, schema: schema) {
+            var overlay: SharedDiffOverlay?
+            swap(&overlay, &cols[i].overlay)
+            let fresh = Self.view(of: cols[i], overlay: &overlay, shownVersion: shownVersion, unlessEqualTo: cols[i].shown,
+                                  collections: cols, pending: pending, unsaved: unsaved, schema: schema)
+            cols[i].overlay = overlay
+            if let view = fresh {
                 cols[i].shown = view
+                shownVersion &+= 1
                 out(.event(.subscriptionYielded(SubscriptionID(UInt32(cols[i].key.raw)), fromCache: cols[i].fromCache)))
             }
         }
