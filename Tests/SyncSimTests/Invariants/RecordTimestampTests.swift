@@ -40,12 +40,12 @@ import Testing
         #expect(PushPullStrategy().info.arbitration == .recordTimestamp)
     }
 
-    /// The model bug that keeps pushPull from claiming lwwConvergence (seed 76, shrunk): a link
-    /// to an entity created in the same push is dropped, because the server applies the rows
-    /// in entity-id order and drops links to entities it does not have yet. The oracle is
-    /// right: the newest row links post#14 to profile#15 and nobody deleted profile#15. When
-    /// the server is fixed this known issue stops occurring and the test says so: then claim.
-    @Test func aLinkToAnEntityCreatedInTheSamePushIsLost() throws {
+    /// The model bug that kept pushPull from claiming lwwConvergence (seed 76, shrunk): the server
+    /// applies a push's rows in entity-id order and dropped links to entities it did not have
+    /// yet, so a link to an entity created later in the same push was lost. The oracle was
+    /// right (the newest row links post#14 to profile#15 and nobody deleted profile#15); the
+    /// server now sets such links once every row of the push is in, and pushPull claims the rule.
+    @Test func aLinkToAnEntityCreatedLaterInTheSamePushIsKept() throws {
         var o = F.options(clients: 1)
         o.latencyMinMs = 16
         o.latencyMaxMs = 16
@@ -57,11 +57,9 @@ import Testing
             TimedAction(at: 627, .link(A, post, .author, profile)),
         ]
         let r = try F.run(PushPullStrategy(), actions, options: o)
-        #expect(!PushPullStrategy().info.contract.contains(.lwwConvergence))
-        withKnownIssue("pushPull drops a link to an entity created later in the same push") {
-            #expect(r.server[post]?[.author] == profile, "\(r.story)")
-            #expect(!r.violates(.lwwConvergence), "\(r.violations)")
-        }
+        #expect(PushPullStrategy().info.contract.contains(.lwwConvergence))
+        #expect(r.server[post]?[.author] == profile, "\(r.story)")
+        #expect(!r.violates(.lwwConvergence), "\(r.violations)")
     }
 
     /// A back-office write applies over a row stamped in the future (A's clock runs 5 s ahead):

@@ -127,11 +127,31 @@ public struct PushPullServer: ServerMachine {
             if case .applied = outcome { for w in p.writes where !appliedWrites.contains(w) { appliedWrites.append(w) } }
             results.append(PushResult(entity: p.entity, outcome: outcome))
         }
+        linkRowsCreatedLater(records, results, ops: &ops)
         if !appliedWrites.isEmpty || !ops.isEmpty {
             txID += 1
             out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: appliedWrites, ops: ops)))
         }
         out(.send(c, .pushed(sync: sync, results: results)))
+    }
+
+    /// Links a pushed row holds to rows created later in the same push. WatermelonDB's relations
+    /// are plain id columns, so one push may name a row before the row itself arrives; the
+    /// server applies rows in entity-id order and `normalized` drops a link whose target is not
+    /// there yet, so once every row of the push is in, those links are set (found by the
+    /// record-level oracle: a post linked to a profile created after it lost its author).
+    mutating func linkRowsCreatedLater(_ records: [PushRecord], _ results: [PushResult], ops: inout [Op]) {
+        for k in records.indices {
+            let p = records[k]
+            guard case .applied = results[k].outcome, p.status != .deleted, data.contains(p.entity) else { continue }
+            for l in schema.links(of: p.record.namespace) {
+                for t in p.record.targets(l) where t != p.entity && data[t]?.namespace == schema.target(of: l) {
+                    guard data[p.entity]?.points(l, at: t) == false else { continue }
+                    data[p.entity]!.setLink(l, to: t, many: schema.isMany(l))
+                    ops.append(.link(p.entity, l, t))
+                }
+            }
+        }
     }
 
     mutating func pushOne(_ p: PushRecord, ops: inout [Op], out: inout ServerOutbox<PushPullDown>) -> PushOutcome {

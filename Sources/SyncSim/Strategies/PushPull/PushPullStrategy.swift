@@ -36,12 +36,10 @@
 /// Promises: convergence, noGhostDeletion, noResurrection (server tombstones),
 /// readYourWrites, cachedSubscriptionOffline, noReconnectWhileOffline,
 /// nestedSubscriptionReyields, queueCapNoSilentDrop, liveness, noPhantomWrite, monotonicReads
-/// (one local database, pulled forward only), linkIntegrity, noRequestWhileOffline.
-/// Not promised: lwwConvergence, although it is judged under the record rule above and fields
-/// meet it over seeds 0..<2000: the server applies a push's rows in entity-id order and drops
-/// links to entities it does not have yet, so a link to an entity created in the same push is
-/// lost (post#14 → profile#15 in seed 76, shrunk to 4 actions: create post, link, create
-/// profile, link; 10 of 2000 seeds) — a model bug to fix before claiming it. disjointFieldMerge
+/// (one local database, pulled forward only), linkIntegrity, noRequestWhileOffline, and
+/// lwwConvergence under that record rule (claimed once the server set links to rows created
+/// later in the same push: before, it dropped them, post#14 → profile#15 in seed 76).
+/// Not promised: disjointFieldMerge
 /// (full rows with one timestamp per row: the newest row overwrites concurrent edits of other
 /// columns), typingConvergesToLastKeystroke (a row with a newer timestamp from
 /// another column's edit makes the burst's row lose), noDuplicateApplication (no idempotency
@@ -72,7 +70,7 @@ public struct PushPullStrategy: SyncStrategy {
             contract: [.convergence, .noGhostDeletion, .noResurrection, .readYourWrites,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields,
                        .queueCapNoSilentDrop, .liveness, .noPhantomWrite, .monotonicReads,
-                       .linkIntegrity, .noRequestWhileOffline],
+                       .linkIntegrity, .noRequestWhileOffline, .lwwConvergence],
             arbitration: .recordTimestamp)
     }
 
