@@ -34,6 +34,10 @@ public enum ConflictChoice: String, Hashable, Sendable, Codable, CaseIterable {
     case keepLocal
     /// Keep the server's version: the strategy drops my local change.
     case keepServer
+    /// Merge both (seed 003 "Open Questions": text content only; seed 004 §5.3's [Merge]): the
+    /// strategy defines the merged data. A strategy that offers no merge answers it with a value
+    /// (`invalidInput` or a notice), never a crash.
+    case merge
 }
 
 /// What the user does on a client, as delivered to the client machine.
@@ -54,7 +58,7 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
         case .unsubscribe(let s): return "unsubscribes \(s)"
         case .queryOnce(let r, let q): return "queryOnce \(r) \(q)"
         case .resolveConflict(let c, let ch): return "resolves \(c): \(ch.rawValue)"
-        case .forceSync(let ch): return ch == .keepServer ? "forces sync from server" : "forces push to server"
+        case .forceSync(let ch): return ch == .keepServer ? "forces sync from server" : ch == .keepLocal ? "forces push to server" : "forces a merging sync"
         }
     }
 }

@@ -354,6 +354,8 @@ public struct PushPullClient: ClientMachine {
             persist(out: &out)
             if phase == .idle { startSync(now: now, out: &out) }
             if !online { out(.event(.notice("force push will run when online"))) }
+        case .forceSync(.merge):
+            out(.event(.invalidInput("seed 004 has no merging force sync: \(cmd)")))
         }
     }
 
@@ -454,6 +456,12 @@ public struct PushPullClient: ClientMachine {
             out(.event(.notice("\(cid) no longer applies")))
             return
         }
+        if choice == .merge {
+            // Not modelled (seed 004 §5.3's merged data is the pushPull model's to define): the
+            // prompt stays open and the answer is reported as invalid input.
+            out(.event(.invalidInput("pushPull offers no merge for \(cid)")))
+            return
+        }
         let c = conflicts.remove(at: i)
         switch choice {
         case .keepLocal:
@@ -468,6 +476,8 @@ public struct PushPullClient: ClientMachine {
             for w in queue.fail(on: c.entity) { out(.event(.writeRejected(w, .conflictDiscarded))) }
             persist(out: &out)
             refreshYields(out: &out)
+        case .merge:
+            break
         }
     }
 
