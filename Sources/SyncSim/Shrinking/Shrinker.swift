@@ -430,6 +430,7 @@ extension Action {
         case .serverReachable(let c): return .serverReachable(f(c))
         case .restart(let c): return .restart(f(c))
         case .forceSync(let c, let ch): return .forceSync(f(c), ch)
+        case .dropOldestWrite(let c): return .dropOldestWrite(f(c))
         case .crash(let c, let p): return .crash(f(c), p)
         case .serverCreate, .serverUpdate, .serverDelete: return self
         }

@@ -342,6 +342,7 @@ public struct Simulator<S: SyncStrategy> {
         case .queryOnce(let r, let q): recorder.hasher.combine(r.raw); q.stableHash(into: &recorder.hasher)
         case .resolveConflict(let id, let ch): recorder.hasher.combine(id.raw); recorder.hasher.combine(ch == .keepLocal)
         case .forceSync(let ch): recorder.hasher.combine(ch == .keepLocal)
+        case .dropOldestWrite: recorder.hasher.byte(0xD0)
         }
         if recorder.keepsLines {
             var text = "\(c) \(cmd)"

@@ -50,6 +50,10 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
     /// Force sync (seed 004 §3): `keepServer` = force from server (discard local changes),
     /// `keepLocal` = force push local changes over the server.
     case forceSync(ConflictChoice)
+    /// Seed 003 "Queue overflow policy": the user-initiated "Drop oldest" of the pending-writes
+    /// view, which prunes the oldest queued write (the user then retries their write). A
+    /// strategy without a user-visible queue answers it with a value.
+    case dropOldestWrite
 
     public var description: String {
         switch self {
@@ -59,6 +63,7 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
         case .queryOnce(let r, let q): return "queryOnce \(r) \(q)"
         case .resolveConflict(let c, let ch): return "resolves \(c): \(ch.rawValue)"
         case .forceSync(let ch): return ch == .keepServer ? "forces sync from server" : ch == .keepLocal ? "forces push to server" : "forces a merging sync"
+        case .dropOldestWrite: return "drops the oldest queued write"
         }
     }
 }

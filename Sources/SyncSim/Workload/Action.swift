@@ -30,6 +30,8 @@ public enum Action: Hashable, Sendable {
     case restart(ClientID)
     /// Seed 004 §3: force from server (`keepServer`) or force push (`keepLocal`).
     case forceSync(ClientID, ConflictChoice)
+    /// Seed 003: the user drops the oldest queued write ("Drop oldest" on a full queue).
+    case dropOldestWrite(ClientID)
     /// A fault aimed at a protocol point (FoundationDB's BUGGIFY): armed now, it strikes at the
     /// client's next such point (see `CrashPoint`).
     case crash(ClientID, CrashPoint)
@@ -40,7 +42,7 @@ public enum Action: Hashable, Sendable {
         case .create(let c, _, _, _), .update(let c, _, _), .delete(let c, _), .link(let c, _, _, _),
             .unlink(let c, _, _, _), .type(let c, _, _, _, _), .subscribe(let c, _, _), .unsubscribe(let c, _),
             .queryOnce(let c, _), .goOffline(let c), .goOnline(let c), .serverUnreachable(let c),
-            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _):
+            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _), .dropOldestWrite(let c):
             return c
         case .serverCreate, .serverUpdate, .serverDelete:
             return nil
@@ -69,6 +71,7 @@ public enum Action: Hashable, Sendable {
         case .restart: return .restart
         case .forceSync: return .forceSync
         case .crash: return .crash
+        case .dropOldestWrite: return .dropOldest
         }
     }
 
@@ -87,6 +90,7 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case serverCreate, serverUpdate, serverDelete
     case subscribe, unsubscribe, queryOnce
     case offline, online, unreachable, reachable, restart, forceSync, crash
+    case dropOldest
 }
 
 /// Where a `crash` action strikes. Ordinary restarts fall between events; real sync bugs live at

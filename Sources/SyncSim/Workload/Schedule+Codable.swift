@@ -190,7 +190,7 @@ extension TimedAction: Codable {
         case .subscribe: return [.client, .sub, .query]
         case .unsubscribe: return [.client, .sub]
         case .queryOnce: return [.client, .query]
-        case .offline, .online, .unreachable, .reachable, .restart: return [.client]
+        case .offline, .online, .unreachable, .reachable, .restart, .dropOldest: return [.client]
         case .forceSync: return [.client, .choice]
         case .crash: return [.client, .point]
         }
@@ -228,6 +228,7 @@ extension TimedAction: Codable {
         case .unreachable: action = .serverUnreachable(try client())
         case .reachable: action = .serverReachable(try client())
         case .restart: action = .restart(try client())
+        case .dropOldest: action = .dropOldestWrite(try client())
         case .forceSync: action = .forceSync(try client(), try c.decode(ConflictChoice.self, forKey: .choice))
         case .crash:
             let point = try c.decode(String.self, forKey: .point)
@@ -265,7 +266,7 @@ extension TimedAction: Codable {
             try c.encode(ch, forKey: .choice)
         case .crash(_, let p):
             try c.encode(p.rawValue, forKey: .point)
-        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart:
+        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .dropOldestWrite:
             break
         }
     }

@@ -216,6 +216,33 @@ import Testing
         #expect(!d.queue[0].remoteChangeSeen)
     }
 
+    /// Seed 003 "Queue overflow policy": "Drop oldest" prunes the oldest row never sent and tells
+    /// its writes; a sent row is never dropped (it may still apply).
+    @Test func dropOldestPrunesTheOldestUnsentRowAndTellsTheUser() {
+        var c = ConflictPromptClient(context: .testing(queueCap: 2), restoring: nil)
+        #expect(c.step(.user(.dropOldestWrite)) == [.event(.notice("no queued write to drop"))])
+        let other = UserWrite(id: WriteID(2), ops: [.update(EntityID(2), .todos, [FieldAssignment(.title, .string("b"))])])
+        _ = c.step(.user(.write(Self.setTitle(1, "a"))))
+        _ = c.step(.user(.write(other)))
+        #expect(c.step(.user(.write(UserWrite(id: WriteID(3), ops: [.delete(EntityID(3), .todos)]))))
+                == [.event(.writeRejected(WriteID(3), .queueFull))])
+        #expect(c.step(.user(.dropOldestWrite)) == [
+            .persist, .event(.notice("dropped the oldest queued write (w1)")), .event(.writeRejected(WriteID(1), .queueFull)),
+        ])
+        #expect(c.pendingWrites == [WriteID(2)])
+        // The retry fits.
+        #expect(c.step(.user(.write(UserWrite(id: WriteID(4), ops: [.delete(EntityID(3), .todos)])))) == [.persist])
+        #expect(c.pendingWrites == [WriteID(2), WriteID(4)])
+        // Online: the head is sent; dropping now skips it and prunes the next row.
+        var d = Self.subscribedClient()
+        _ = d.step(.user(.write(Self.setTitle(1, "sent"))))
+        _ = d.step(.user(.write(other)))
+        #expect(d.queue[0].sent && !d.queue[1].sent)
+        #expect(d.step(.user(.dropOldestWrite)).contains(.event(.writeRejected(WriteID(2), .queueFull))))
+        #expect(d.pendingWrites == [WriteID(1)])
+        #expect(d.step(.user(.dropOldestWrite)) == [.event(.notice("no queued write can be dropped: every one was sent"))])
+    }
+
     @Test func conflictRulesFollowTheEntityType() {
         #expect(CPConflictRule.forNamespace(named: "notes") == .modified)
         #expect(CPConflictRule.forNamespace(named: "websites") == .updatedAt)

@@ -252,7 +252,27 @@ public struct ConflictPromptClient: ClientMachine {
             resolve(c, choice, out: &out)
         case .forceSync:
             out(.event(.invalidInput("sideBar has no forced sync (seed 003): \(cmd)")))
+        case .dropOldestWrite:
+            dropOldest(out: &out)
         }
+    }
+
+    /// Seed 003 "Queue overflow policy": "Allow user-initiated 'Drop oldest' action to prune and
+    /// retry enqueue" (`pruneOldestWrites(keeping:)`, "call only after user confirms"). The
+    /// oldest row never sent is dropped and each write it carries is told rejected (`queueFull`:
+    /// pruned from a full queue); a sent row is never dropped, since its request may still be
+    /// applied and "rejected" would then be a lie. The retry is the user's next write.
+    mutating func dropOldest(out: inout ClientOutbox<ConflictPromptUp>) {
+        guard let i = queue.firstIndex(where: { !$0.sent }) else {
+            out(.event(.notice(queue.isEmpty ? "no queued write to drop" : "no queued write can be dropped: every one was sent")))
+            return
+        }
+        let row = queue.remove(at: i)
+        if notes { out(.note("drop oldest: unsent row \(row.key) pruned (\(queue.count) of \(cap) rows left)")) }
+        persist(out: &out)
+        out(.event(.notice("dropped the oldest queued write (\(row.writes.map(\.description).joined(separator: "+")))")))
+        for w in row.writes { out(.event(.writeRejected(w, .queueFull))) }
+        refreshViews(out: &out)
     }
 
     // MARK: - Write queue

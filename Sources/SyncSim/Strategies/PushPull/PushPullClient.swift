@@ -356,6 +356,8 @@ public struct PushPullClient: ClientMachine {
             if !online { out(.event(.notice("force push will run when online"))) }
         case .forceSync(.merge):
             out(.event(.invalidInput("seed 004 has no merging force sync: \(cmd)")))
+        case .dropOldestWrite:
+            out(.event(.invalidInput("seed 004's queue is not pruned by the user: \(cmd)")))
         }
     }
 

@@ -243,6 +243,8 @@ public struct SharedDiffClient: ClientMachine {
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
         case .resolveConflict, .forceSync:
             out(.event(.invalidInput("sharedDiff has no conflict prompts or forced sync: \(cmd)")))
+        case .dropOldestWrite:
+            out(.event(.invalidInput("sharedDiff has no user-pruned queue: \(cmd)")))
         }
     }
 
