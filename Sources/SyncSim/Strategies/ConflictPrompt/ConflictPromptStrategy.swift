@@ -17,7 +17,8 @@
 /// | a 409 is not final: if the final answer (applied / refused, remembered by the server under the key) for another copy of the request arrives while the prompt is open, it decides the row for every write it carries, the prompt is closed, the queue moves on, and the user's later answer is ignored | "Conflict rules": pause *until resolved*; "Backend Detail" 4 (interpretation: datagrams duplicate) |
 /// | after the client's own write is applied, later rows for that entity are rebased onto the new `modified` (they are not conflicts with the user's own edits) | "Phase 1": coalescing, "No regression in … conflict behavior" (interpretation) |
 /// | consecutive updates of one entity coalesce into the last unsent row; the server lists every coalesced write id in one transaction | "Phase 1 Acceptance": "preserves note update coalescing" |
-/// | at `queueCap` (default 200) rows a new write is refused with a visible error (`queueFull`); nothing queued is dropped | "3) Write Queue Expansion": queue overflow policy "block enqueue with a user-visible error" |
+/// | at `queueCap` (default 200) rows a new write is refused with a visible error (`queueFull`); nothing queued is dropped by the strategy | "3) Write Queue Expansion": queue overflow policy "block enqueue with a user-visible error" |
+/// | the user's "Drop oldest" (`dropOldestWrite`) prunes the oldest row never sent (a sent row may still apply, so it is never dropped) and tells each of its writes rejected (`queueFull`) after a notice; the retry is the user's next write | "Queue overflow policy": "Allow user-initiated 'Drop oldest' action to prune and retry enqueue"; `pruneOldestWrites(keeping:)` "call only after user confirms" |
 /// | deleting an entity the server already deleted succeeds (tombstone); updating, linking to or re-creating a tombstoned entity is refused | "Delete ops"; "Backend Detail" 5 |
 /// | every write carries an idempotency key (its first write id; a sent row never changes): a retried or duplicated request is applied at most once | "Backend Detail" 4 (creates; extended to every write because datagrams duplicate) |
 /// | realtime: the server pushes changed lists; for an entity with a pending row the pushed record is not applied over it (the old server copy is held) until the row leaves the queue, and each such row gets a visible conflict mark once (a notice naming the writes and the server's `modified`) | "Data Flow": "apply only if no local pending; otherwise mark conflict"; `SyncState.conflict`; "Realtime Interaction" |
@@ -49,7 +50,7 @@ public struct ConflictPromptStrategy: SyncStrategy {
     public var info: StrategyInfo {
         StrategyInfo(
             name: "conflictPrompt",
-            summary: "sideBar iOS write queue: durable ordered REST replay, modified-snapshot conflicts prompt the user, coalescing, cap, tombstones, idempotency keys",
+            summary: "sideBar iOS write queue: durable ordered REST replay, modified-snapshot conflicts prompt the user with the server version (keep local, keep server, merge text), realtime changes marked as conflicts, coalescing, cap with user-initiated drop oldest, tombstones, idempotency keys",
             contract: [.convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion, .noResurrection,
                        .noLostAcknowledgedWrite, .readYourWrites,
                        .noDuplicateApplication, .queryOnceOfflineFails, .cachedSubscriptionOffline,
