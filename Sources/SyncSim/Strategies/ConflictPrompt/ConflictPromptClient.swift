@@ -34,11 +34,6 @@ public struct ConflictPromptClient: ClientMachine {
     public struct Confirmed: Sendable, Hashable {
         public var txID: UInt64
         public var ops: [Op]
-        /// The row it was (its key and write count) and whether its steps are the merged ones,
-        /// so a list's cached overlay can tell the row it already applied (`Overlay.Step`).
-        public var key: WriteID = WriteID(0)
-        public var count = 0
-        public var merged = false
     }
 
     /// An `OfflineEntry`: the last server result seen for a query.
@@ -86,29 +81,6 @@ public struct ConflictPromptClient: ClientMachine {
         /// Server records kept back for entities with pending writes.
         var holds: [Hold] = []
         var shown: QueryResult?
-        /// The list's data with the overlay applied, as the last render built it; dropped
-        /// whenever `base` changes.
-        var overlay: Overlay?
-    }
-
-    /// A list's data (its server answer, the held records, then the late confirmed and the
-    /// queued rows' steps, in order) kept between renders, so a new or coalesced row costs its
-    /// own steps instead of a rebuild of the whole list (seed 003's lists re-render on every
-    /// enqueue and every answer). Valid while its steps are a prefix of the ones a render
-    /// would apply and no record it read from `known` changed.
-    struct Overlay: Sendable {
-        /// One row's steps as applied: the row, how many writes it had (a coalesced row grows),
-        /// and whether they were the merged steps.
-        struct Step: Sendable, Equatable {
-            var key: WriteID
-            var count: Int
-            var merged: Bool
-        }
-        var store: EntityStore
-        var holds: [Hold]
-        var steps: [Step]
-        /// Entities whose record an overlaid step took from `known` (or looked for there).
-        var pulled: [EntityID]
     }
 
     static func onceTimer(_ r: QueryRequestID) -> TimerID { TimerID(0x8000_0000 | (r.raw & 0x7FFF_FFFF)) }
@@ -415,7 +387,7 @@ public struct ConflictPromptClient: ClientMachine {
             answered(out: &out)
             closePrompt(for: key)
             queue.removeFirst()
-            confirmed.append(Confirmed(txID: tx, ops: head.sentOps, key: head.key, count: head.writes.count, merged: head.merged != nil))
+            confirmed.append(Confirmed(txID: tx, ops: head.sentOps))
             for ch in changes {
                 let e = ch.entity
                 // Our own write moved `modified`: later rows for the entity that were based on
@@ -428,12 +400,7 @@ public struct ConflictPromptClient: ClientMachine {
                     }
                 }
                 if version(e) == ch.before && ch.after > version(e) {
-                    for op in head.sentOps where op.entity == e {
-                        _ = known.apply(Self.overlayStep(op), schema: schema, mode: .upsert)
-                        // A delete also clears links to `e` in other records of `known`.
-                        if op.isDelete { for j in views.indices { views[j].overlay = nil } }
-                    }
-                    knownChanged(e)
+                    for op in head.sentOps where op.entity == e { _ = known.apply(Self.overlayStep(op), schema: schema, mode: .upsert) }
                     setVersion(e, ch.after)
                 }
             }
@@ -458,7 +425,6 @@ public struct ConflictPromptClient: ClientMachine {
             // later rows start from it (the user has now seen it).
             if v > version(e) {
                 known[e] = server
-                knownChanged(e)
                 setVersion(e, v)
             }
             if notes {
@@ -619,7 +585,6 @@ public struct ConflictPromptClient: ClientMachine {
                 }
                 v.base = snap
                 v.fromCache = false
-                v.overlay = nil
                 views[i] = v
                 learn(snap)
                 remember(v.query, snap)
@@ -653,14 +618,8 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func learn(_ snap: CPSnapshot) {
         for (entry, v) in zip(snap.result.entries, snap.versions) where v >= version(entry.id) {
             known[entry.id] = entry.record
-            knownChanged(entry.id)
             setVersion(entry.id, v)
         }
-    }
-
-    /// `known[e]` changed: a list overlay that read it is rebuilt at its next render.
-    mutating func knownChanged(_ e: EntityID) {
-        for i in views.indices where views[i].overlay?.pulled.contains(e) == true { views[i].overlay = nil }
     }
 
     mutating func remember(_ q: Query, _ snap: CPSnapshot) {
@@ -687,94 +646,17 @@ public struct ConflictPromptClient: ClientMachine {
     /// Recomputes what each list shows (server answer, held records, confirmed and pending
     /// overlay) and yields the lists that changed.
     ///
-    /// A list keeps its overlaid data (`Overlay`) between renders and applies only the steps it
-    /// has not applied yet; it is rebuilt from the server answer when a row it applied left the
-    /// sequence (keep server, a refusal, a drop), its held records changed, or a record it read
-    /// from `known` changed. Rows moving from the queue to `confirmed` keep their place.
+    /// Views are rendered by static functions over the pieces they read: a non-mutating method
+    /// called from here copied the whole client (a retain and a release per field) per list.
     mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
         let pending = pendingEntities()
         for i in views.indices {
             guard let base = views[i].base else { continue }
-            let holds = views[i].holds.filter { pending.contains($0.entity) }
-            let late = confirmed.indices.filter { confirmed[$0].txID > base.asOf }
-            if late.isEmpty && queue.isEmpty && holds.isEmpty {
-                views[i].overlay = nil
-                if views[i].shown != base.result {
-                    views[i].shown = base.result
-                    out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
-                }
-                continue
-            }
-            var o = views[i].overlay ?? Self.freshOverlay(base, holds)
-            views[i].overlay = nil
-            if o.holds != holds || !extend(&o, late: late) {
-                o = Self.freshOverlay(base, holds)
-                _ = extend(&o, late: late)
-            }
-            let shown = views[i].query.evaluate(o.store, unlessEqualTo: views[i].shown)
-            views[i].overlay = o
-            if let shown {
+            if let shown = Self.render(views[i], base, pending, unlessEqualTo: views[i].shown,
+                                       confirmed: confirmed, queue: queue, known: known, schema: schema) {
                 views[i].shown = shown
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
-            #if DEBUG
-            // Debug builds (the test suite) check every cached render against a full one.
-            let full = Self.render(views[i], base, pending, unlessEqualTo: nil, confirmed: confirmed, queue: queue, known: known, schema: schema)
-            assert(full == views[i].shown, "conflictPrompt: the cached overlay of \(views[i].sub) differs from a full render")
-            #endif
-        }
-    }
-
-    static func freshOverlay(_ base: CPSnapshot, _ holds: [Hold]) -> Overlay {
-        var store = EntityStore(entriesOf: base.result)
-        for h in holds { store[h.entity] = h.record }
-        return Overlay(store: store, holds: holds, steps: [], pulled: [])
-    }
-
-    /// Applies to `o` the steps of the late confirmed rows (indices `late`) and the queued rows
-    /// that it has not applied yet. False (nothing applied) when `o` applied a row that is no
-    /// longer in that sequence, or applied it differently.
-    func extend(_ o: inout Overlay, late: [Int]) -> Bool {
-        let lateCount = late.count
-        let total = lateCount + queue.count
-        func step(_ k: Int) -> Overlay.Step {
-            if k < lateCount {
-                let c = confirmed[late[k]]
-                return Overlay.Step(key: c.key, count: c.count, merged: c.merged)
-            }
-            let r = queue[k - lateCount]
-            return Overlay.Step(key: r.key, count: r.writes.count, merged: false)
-        }
-        let n = o.steps.count
-        guard n <= total else { return false }
-        for k in 0..<n where o.steps[k] != step(k) {
-            // The last row applied may have grown by coalescing: applying its merged update
-            // again equals applying it once (the later assignments win, the entity is present).
-            guard k == n - 1, k >= lateCount else { return false }
-            let now = step(k)
-            guard now.key == o.steps[k].key, !now.merged, !o.steps[k].merged, now.count > o.steps[k].count else { return false }
-            o.steps[k] = now
-            apply(queue[k - lateCount].ops, to: &o)
-        }
-        for k in n..<total {
-            o.steps.append(step(k))
-            apply(k < lateCount ? confirmed[late[k]].ops : queue[k - lateCount].ops, to: &o)
-        }
-        return true
-    }
-
-    func apply(_ ops: [Op], to o: inout Overlay) {
-        for op in ops {
-            let e = op.entity
-            switch op {
-            case .update, .link, .unlink:
-                if !o.store.contains(e) {
-                    if !o.pulled.contains(e) { o.pulled.append(e) }
-                    if let k = known[e] { o.store[e] = k }
-                }
-            case .create, .delete: break
-            }
-            _ = o.store.apply(Self.overlayStep(op), schema: schema, mode: .upsert)
         }
     }
 
@@ -782,8 +664,8 @@ public struct ConflictPromptClient: ClientMachine {
         Self.render(v, base, pending, unlessEqualTo: nil, confirmed: confirmed, queue: queue, known: known, schema: schema)!
     }
 
-    /// What a list shows, built from scratch: the reference `refreshViews`' cached overlays
-    /// must agree with.
+    /// `render(v, base, pending)` over the given state, or nil when that equals `shown` (told
+    /// without building it).
     static func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID], unlessEqualTo shown: QueryResult?,
                        confirmed: [Confirmed], queue: [Entry], known: EntityStore, schema: Schema) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
