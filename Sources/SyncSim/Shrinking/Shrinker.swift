@@ -431,6 +431,7 @@ extension Action {
         case .restart(let c): return .restart(f(c))
         case .forceSync(let c, let ch): return .forceSync(f(c), ch)
         case .syncNow(let c): return .syncNow(f(c))
+        case .dropOldestWrite(let c): return .dropOldestWrite(f(c))
         case .crash(let c, let p): return .crash(f(c), p)
         case .serverCreate, .serverUpdate, .serverDelete: return self
         }

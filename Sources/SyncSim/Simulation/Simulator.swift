@@ -343,6 +343,7 @@ public struct Simulator<S: SyncStrategy> {
         case .resolveConflict(let id, let ch): recorder.hasher.combine(id.raw); recorder.hasher.combine(ch == .keepLocal)
         case .forceSync(let ch): recorder.hasher.combine(ch == .keepLocal)
         case .syncNow: recorder.hasher.byte(0x53)
+        case .dropOldestWrite: recorder.hasher.byte(0xD0)
         }
         if recorder.keepsLines {
             var text = "\(c) \(cmd)"

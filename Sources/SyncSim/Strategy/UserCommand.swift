@@ -34,6 +34,10 @@ public enum ConflictChoice: String, Hashable, Sendable, Codable, CaseIterable {
     case keepLocal
     /// Keep the server's version: the strategy drops my local change.
     case keepServer
+    /// Merge both (seed 003 "Open Questions": text content only; seed 004 §5.3's [Merge]): the
+    /// strategy defines the merged data. A strategy that offers no merge answers it with a value
+    /// (`invalidInput` or a notice), never a crash.
+    case merge
 }
 
 /// What the user does on a client, as delivered to the client machine.
@@ -49,6 +53,10 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
     /// A plain manual "sync now" (seed 004 §2.2: "Manual 'sync now': user-triggered sync"):
     /// sync at once, nothing forced. A strategy without such a button answers `.invalidInput`.
     case syncNow
+    /// Seed 003 "Queue overflow policy": the user-initiated "Drop oldest" of the pending-writes
+    /// view, which prunes the oldest queued write (the user then retries their write). A
+    /// strategy without a user-visible queue answers it with a value.
+    case dropOldestWrite
 
     public var description: String {
         switch self {
@@ -57,8 +65,9 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
         case .unsubscribe(let s): return "unsubscribes \(s)"
         case .queryOnce(let r, let q): return "queryOnce \(r) \(q)"
         case .resolveConflict(let c, let ch): return "resolves \(c): \(ch.rawValue)"
-        case .forceSync(let ch): return ch == .keepServer ? "forces sync from server" : "forces push to server"
+        case .forceSync(let ch): return ch == .keepServer ? "forces sync from server" : ch == .keepLocal ? "forces push to server" : "forces a merging sync"
         case .syncNow: return "syncs now"
+        case .dropOldestWrite: return "drops the oldest queued write"
         }
     }
 }

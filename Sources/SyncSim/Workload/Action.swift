@@ -32,6 +32,8 @@ public enum Action: Hashable, Sendable {
     case forceSync(ClientID, ConflictChoice)
     /// Seed 004 §2.2: a plain manual "sync now" (nothing forced).
     case syncNow(ClientID)
+    /// Seed 003: the user drops the oldest queued write ("Drop oldest" on a full queue).
+    case dropOldestWrite(ClientID)
     /// A fault aimed at a protocol point (FoundationDB's BUGGIFY): armed now, it strikes at the
     /// client's next such point (see `CrashPoint`).
     case crash(ClientID, CrashPoint)
@@ -42,7 +44,7 @@ public enum Action: Hashable, Sendable {
         case .create(let c, _, _, _), .update(let c, _, _), .delete(let c, _), .link(let c, _, _, _),
             .unlink(let c, _, _, _), .type(let c, _, _, _, _), .subscribe(let c, _, _), .unsubscribe(let c, _),
             .queryOnce(let c, _), .goOffline(let c), .goOnline(let c), .serverUnreachable(let c),
-            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _), .syncNow(let c):
+            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _), .dropOldestWrite(let c), .syncNow(let c):
             return c
         case .serverCreate, .serverUpdate, .serverDelete:
             return nil
@@ -72,6 +74,7 @@ public enum Action: Hashable, Sendable {
         case .forceSync: return .forceSync
         case .crash: return .crash
         case .syncNow: return .syncNow
+        case .dropOldestWrite: return .dropOldest
         }
     }
 
@@ -91,6 +94,7 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case subscribe, unsubscribe, queryOnce
     case offline, online, unreachable, reachable, restart, forceSync, crash
     case syncNow
+    case dropOldest
 }
 
 /// Where a `crash` action strikes. Ordinary restarts fall between events; real sync bugs live at

@@ -199,6 +199,7 @@ extension Schedule {
             case .restart(let c): entries.append(.init(time: t, step: .restart(c), source: i))
             case .forceSync(let c, let ch): entries.append(.init(time: t, step: .user(c, .forceSync(ch)), source: i))
             case .syncNow(let c): entries.append(.init(time: t, step: .user(c, .syncNow), source: i))
+            case .dropOldestWrite(let c): entries.append(.init(time: t, step: .user(c, .dropOldestWrite), source: i))
             case .crash(let c, let point): entries.append(.init(time: t, step: .crash(c, point), source: i))
             }
         }

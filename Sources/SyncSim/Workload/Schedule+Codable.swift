@@ -190,7 +190,7 @@ extension TimedAction: Codable {
         case .subscribe: return [.client, .sub, .query]
         case .unsubscribe: return [.client, .sub]
         case .queryOnce: return [.client, .query]
-        case .offline, .online, .unreachable, .reachable, .restart: return [.client]
+        case .offline, .online, .unreachable, .reachable, .restart, .dropOldest: return [.client]
         case .forceSync: return [.client, .choice]
         case .crash: return [.client, .point]
         case .syncNow: return [.client]
@@ -229,6 +229,7 @@ extension TimedAction: Codable {
         case .unreachable: action = .serverUnreachable(try client())
         case .reachable: action = .serverReachable(try client())
         case .restart: action = .restart(try client())
+        case .dropOldest: action = .dropOldestWrite(try client())
         case .forceSync: action = .forceSync(try client(), try c.decode(ConflictChoice.self, forKey: .choice))
         case .syncNow: action = .syncNow(try client())
         case .crash:
@@ -267,7 +268,7 @@ extension TimedAction: Codable {
             try c.encode(ch, forKey: .choice)
         case .crash(_, let p):
             try c.encode(p.rawValue, forKey: .point)
-        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .syncNow:
+        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .dropOldestWrite, .syncNow:
             break
         }
     }

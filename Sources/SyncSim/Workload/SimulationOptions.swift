@@ -42,12 +42,20 @@ public enum ConflictPolicy: String, Hashable, Sendable, Codable, CaseIterable {
     case keepLocal, keepServer
     /// keepLocal, keepServer, keepLocal, … in prompt order.
     case alternate
+    /// Always "merge" (seed 003's text merge). Scenario files only: the generator does not
+    /// draw it (see `generated`).
+    case merge
+
+    /// The policies the workload generator draws from, in their historical order, so a seed
+    /// names the schedule it always did and strategies without a merge never meet one.
+    public static let generated: [ConflictPolicy] = [.keepLocal, .keepServer, .alternate]
 
     public func choice(forPrompt n: Int) -> ConflictChoice {
         switch self {
         case .keepLocal: return .keepLocal
         case .keepServer: return .keepServer
         case .alternate: return n % 2 == 0 ? .keepLocal : .keepServer
+        case .merge: return .merge
         }
     }
 }

@@ -137,7 +137,7 @@ public struct WorkloadGenerator: Sendable {
         var o = SimulationOptions()
         o.clients = config.clients ?? 2 + Int(knobs.below(2))
         o.persistence = knobs.below(5) != 0
-        o.conflictPolicy = ConflictPolicy.allCases[knobs.index(ConflictPolicy.allCases.count)]
+        o.conflictPolicy = ConflictPolicy.generated[knobs.index(ConflictPolicy.generated.count)]
         o.latencyMinMs = 5 + Int64(knobs.below(20))
         o.latencyMaxMs = o.latencyMinMs + Int64(knobs.below(120))
         if sw.enabled.contains(.messageFaults) {

@@ -96,7 +96,7 @@ public struct NotesClient: ClientMachine {
             if connection == .open { out(.send(.unsubscribe(s))) }
         case .user(.queryOnce(let r, let q)):
             if connection == .open { out(.send(.query(r, q))) } else { out(.event(.queryOnceFailed(r, offline: !online, hasStaleResult: false))) }
-        case .user(.resolveConflict), .user(.forceSync):
+        case .user(.resolveConflict), .user(.forceSync), .user(.dropOldestWrite), .user(.syncNow):
             break  // last-writer-wins never asks the user
         case .received(.result(let s, let r)):
             guard let i = subscriptions.firstIndex(where: { $0.id == s }) else { return }

@@ -20,9 +20,14 @@ public struct ConflictPromptClient: ClientMachine {
         /// A server result showed the entity changed while this write was pending ("mark
         /// conflict" instead of applying the realtime event over it).
         public var remoteChangeSeen = false
+        /// The user chose "merge": the steps sent instead of `ops` (the texts merged). Lists
+        /// keep showing the user's own steps until the server applies the merged ones.
+        public var merged: [Op]?
 
         public var key: WriteID { writes[0] }
-        public var request: CPWriteRequest { CPWriteRequest(key: key, writes: writes, ops: ops, expect: expect, force: force) }
+        /// The steps the server is asked to apply.
+        public var sentOps: [Op] { merged ?? ops }
+        public var request: CPWriteRequest { CPWriteRequest(key: key, writes: writes, ops: sentOps, expect: expect, force: force) }
     }
 
     /// A write the server applied whose effect a list result may not show yet.
@@ -46,6 +51,21 @@ public struct ConflictPromptClient: ClientMachine {
         public var knownVersion: [UInt64]
         public var confirmed: [Confirmed]
         public var conflictsRaised: UInt32
+    }
+
+    /// The conflict prompt in front of the user (seed 003 `SyncConflict`: entity, local, server,
+    /// reason): the row it pauses, and the server's snapshot from the 409 payload, so the user
+    /// chooses knowingly and "keep server" / "merge" need no re-fetch.
+    public struct Prompt: Sendable, Hashable {
+        public var id: ConflictID
+        /// The idempotency key of the paused row (the queue head).
+        public var key: WriteID
+        public var entity: EntityID
+        /// The server's `modified` and the row's snapshot of it: the version mismatch.
+        public var serverVersion: UInt64
+        public var snapshot: UInt64
+        /// The server's record (nil: the server has none).
+        public var server: EntityRecord?
     }
 
     struct Hold: Sendable, Hashable {
@@ -86,7 +106,7 @@ public struct ConflictPromptClient: ClientMachine {
     /// The queue head's request is out and unanswered.
     var inFlight = false
     var failures = 0
-    public private(set) var openConflict: (id: ConflictID, key: WriteID)?
+    public private(set) var openConflict: Prompt?
     /// Prompts closed because the server's final answer (applied or refused) for their row
     /// arrived while they were open: the user's answer, when it comes, is moot and ignored.
     var closedPrompts: [ConflictID] = []
@@ -101,10 +121,13 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// The run's data model.
     let schema: Schema
+    /// Whether the run keeps a story (`.note` effects are built only then).
+    let notes: Bool
 
     public init(context: ClientContext, restoring durable: Durable?) {
         id = context.id
         schema = context.schema
+        notes = context.tracesNotes
         cap = context.queueCap
         incarnation = context.incarnation
         if let d = durable {
@@ -231,7 +254,27 @@ public struct ConflictPromptClient: ClientMachine {
             out(.event(.invalidInput("sideBar has no forced sync (seed 003): \(cmd)")))
         case .syncNow:
             out(.event(.invalidInput("sideBar has no sync button (seed 003): \(cmd)")))
+        case .dropOldestWrite:
+            dropOldest(out: &out)
         }
+    }
+
+    /// Seed 003 "Queue overflow policy": "Allow user-initiated 'Drop oldest' action to prune and
+    /// retry enqueue" (`pruneOldestWrites(keeping:)`, "call only after user confirms"). The
+    /// oldest row never sent is dropped and each write it carries is told rejected (`queueFull`:
+    /// pruned from a full queue); a sent row is never dropped, since its request may still be
+    /// applied and "rejected" would then be a lie. The retry is the user's next write.
+    mutating func dropOldest(out: inout ClientOutbox<ConflictPromptUp>) {
+        guard let i = queue.firstIndex(where: { !$0.sent }) else {
+            out(.event(.notice(queue.isEmpty ? "no queued write to drop" : "no queued write can be dropped: every one was sent")))
+            return
+        }
+        let row = queue.remove(at: i)
+        if notes { out(.note("drop oldest: unsent row \(row.key) pruned (\(queue.count) of \(cap) rows left)")) }
+        persist(out: &out)
+        out(.event(.notice("dropped the oldest queued write (\(row.writes.map(\.description).joined(separator: "+")))")))
+        for w in row.writes { out(.event(.writeRejected(w, .queueFull))) }
+        refreshViews(out: &out)
     }
 
     // MARK: - Write queue
@@ -244,11 +287,13 @@ public struct ConflictPromptClient: ClientMachine {
         // Consecutive updates of one entity coalesce into the last row, if it was never sent.
         if let merged = coalesce(w) {
             queue[queue.count - 1] = merged
+            if notes { out(.note("\(w.id) coalesced into the unsent row \(merged.key) (\(merged.writes.count) writes)")) }
             persist(out: &out)
             refreshViews(out: &out)
             return
         }
         guard queue.count < cap else {
+            if notes { out(.note("queue full (\(queue.count) of \(cap) rows): \(w.id) blocked with a visible error; nothing queued is dropped")) }
             out(.event(.writeRejected(w.id, .queueFull)))
             return
         }
@@ -344,7 +389,7 @@ public struct ConflictPromptClient: ClientMachine {
             answered(out: &out)
             closePrompt(for: key)
             queue.removeFirst()
-            confirmed.append(Confirmed(txID: tx, ops: head.ops))
+            confirmed.append(Confirmed(txID: tx, ops: head.sentOps))
             for ch in changes {
                 let e = ch.entity
                 // Our own write moved `modified`: later rows for the entity that were based on
@@ -357,7 +402,7 @@ public struct ConflictPromptClient: ClientMachine {
                     }
                 }
                 if version(e) == ch.before && ch.after > version(e) {
-                    for op in head.ops where op.entity == e { _ = known.apply(Self.overlayStep(op), schema: schema, mode: .upsert) }
+                    for op in head.sentOps where op.entity == e { _ = known.apply(Self.overlayStep(op), schema: schema, mode: .upsert) }
                     setVersion(e, ch.after)
                 }
             }
@@ -370,16 +415,27 @@ public struct ConflictPromptClient: ClientMachine {
             queue.removeFirst()
             for w in head.writes { out(.event(.writeRejected(w, .serverError(why)))) }
             settled(out: &out)
-        case .conflict(let e, let v):
+        case .conflict(let e, let v, let snap, let server):
             // Stale: a 409 for the unforced copy after the user chose "keep local", or a
             // duplicate of a 409 already put before the user.
             guard !head.force, openConflict == nil else { return }
             answered(out: &out)
             conflictsRaised &+= 1
             let c = ConflictID(UInt32(truncatingIfNeeded: incarnation & 0xFFF) << 20 | (conflictsRaised & 0xF_FFFF))
-            openConflict = (c, key)
-            _ = v
+            openConflict = Prompt(id: c, key: key, entity: e, serverVersion: v, snapshot: snap, server: server)
+            // The payload is the newest server copy the client has of the entity: lists and
+            // later rows start from it (the user has now seen it).
+            if v > version(e) {
+                known[e] = server
+                setVersion(e, v)
+            }
+            if notes {
+                out(.note("409 on \(key): \(Self.rule(for: e, head, schema).name) mismatch on #\(e.raw) (server \(v), snapshot \(snap)); queue paused"))
+            }
             persist(out: &out)
+            // The prompt shows the server's version beside the local one (seed 003 `SyncConflict`
+            // local/server/reason; seed 004 §5.3's side-by-side diff).
+            out(.event(.notice("\(c): server version of #\(e.raw) (\(Self.rule(for: e, head, schema).name) \(v), yours based on \(snap)): \(Self.describe(server, schema))")))
             out(.event(.conflictRaised(c, e)))
         }
     }
@@ -417,13 +473,67 @@ public struct ConflictPromptClient: ClientMachine {
         switch choice {
         case .keepLocal:
             queue[0].force = true
+            if notes { out(.note("keep local: \(head.key) replayed forced")) }
             persist(out: &out)
             pump(out: &out)
         case .keepServer:
             queue.removeFirst()
+            if notes { out(.note("keep server: \(head.key) dropped; lists re-fetched to show the server version")) }
             for w in head.writes { out(.event(.writeRejected(w, .conflictDiscarded))) }
             settled(out: &out)
+            // Show the server's version now (the 409 carried it), not the last list answer.
+            if !queue.isEmpty { fetch(out: &out) }
+        case .merge:
+            // Seed 003 "Open Questions": merge for text content only, other fields choose
+            // local. The row is replayed forced with each text field the server also holds
+            // merged; the request changes, which is safe because a 409 is never remembered
+            // under the key and the forced copy is the only one that can apply. Lists show the
+            // merged text once the server has applied it (its confirmation).
+            let merged = Self.merge(head.ops, open.entity, server: open.server, schema: schema)
+            if notes { out(.note("merge: \(head.key) replayed forced as \(merged.map(\.description).joined(separator: "; "))")) }
+            queue[0].merged = merged
+            queue[0].force = true
+            persist(out: &out)
+            pump(out: &out)
         }
+    }
+
+    /// Seed 003's text merge ("Open Questions": "provide 'merge' only for text content; other
+    /// fields use choose-server/choose-local"): for each text field the row updates on the
+    /// conflicting entity and the server holds as text, the server's text, then the local text
+    /// unless one already contains the other (a local edit that extends the server's text is
+    /// kept as is). Every other step and field keeps the local value.
+    static func merge(_ ops: [Op], _ e: EntityID, server: EntityRecord?, schema: Schema) -> [Op] {
+        guard let server else { return ops }
+        return ops.map { op in
+            guard case .update(e, let ns, var a) = op else { return op }
+            for k in a.indices {
+                guard case .string(let local) = a[k].value, case .string(let theirs)? = server[a[k].field] else { continue }
+                a[k].value = .string(mergeText(server: theirs, local: local))
+            }
+            return .update(e, ns, a)
+        }
+    }
+
+    /// The conflict rule of the namespace the row's steps on `e` belong to.
+    static func rule(for e: EntityID, _ entry: Entry, _ schema: Schema) -> CPConflictRule {
+        guard let op = entry.ops.first(where: { $0.entity == e }) else { return .expectedVersion }
+        let ns = op.namespace(in: schema)
+        return schema.contains(ns) ? CPConflictRule.forNamespace(named: schema.name(of: ns)) : .expectedVersion
+    }
+
+    static func mergeText(server: String, local: String) -> String {
+        if local == server || local.hasPrefix(server) { return local }
+        if server.hasPrefix(local) { return server }
+        return server + "\n" + local
+    }
+
+    /// A record as the prompt shows it: field = value, in field order.
+    static func describe(_ r: EntityRecord?, _ schema: Schema) -> String {
+        guard let r else { return "deleted" }
+        var parts: [String] = []
+        for f in schema.fields(of: r.namespace) { if let v = r[f] { parts.append("\(schema.name(of: f)) = \(v)") } }
+        return parts.isEmpty ? "(empty)" : parts.joined(separator: ", ")
     }
 
     // MARK: - Reads
@@ -470,7 +580,7 @@ public struct ConflictPromptClient: ClientMachine {
                         let before = old.result.record(e)
                         if before != snap.result.record(e) {
                             v.holds.append(Hold(entity: e, record: before))
-                            markRemoteChange(e)
+                            markRemoteChange(e, snap, out: &out)
                         }
                     }
                     v.holds.sort { $0.entity < $1.entity }
@@ -487,8 +597,17 @@ public struct ConflictPromptClient: ClientMachine {
         }
     }
 
-    mutating func markRemoteChange(_ e: EntityID) {
-        for i in queue.indices where queue[i].expect.contains(where: { $0.entity == e }) { queue[i].remoteChangeSeen = true }
+    /// Seed 003 "Data Flow": "On realtime events: apply only if no local pending; otherwise mark
+    /// conflict." The record is held back (the caller keeps the old server copy) and each row
+    /// touching the entity gets a visible conflict mark once (`SyncState.conflict`, the
+    /// pending-writes view's badge); the 409 and the prompt come when the row is replayed.
+    mutating func markRemoteChange(_ e: EntityID, _ snap: CPSnapshot, out: inout ClientOutbox<ConflictPromptUp>) {
+        for i in queue.indices where !queue[i].remoteChangeSeen && queue[i].expect.contains(where: { $0.entity == e }) {
+            queue[i].remoteChangeSeen = true
+            let at = snap.result.entries.firstIndex { $0.id == e }.map { snap.versions[$0] }
+            if notes { out(.note("realtime change of #\(e.raw) held back: \(queue[i].key) is pending; row marked conflict")) }
+            out(.event(.notice("conflict mark on \(queue[i].writes.map(\.description).joined(separator: "+")): #\(e.raw) changed on the server" + (at.map { " (modified \($0))" } ?? " (removed)") + " while it was pending")))
+        }
     }
 
     /// Entities with a row in the queue, ascending.

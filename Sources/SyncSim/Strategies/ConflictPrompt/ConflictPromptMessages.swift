@@ -71,15 +71,18 @@ public enum CPOutcome: Hashable, Sendable, CustomStringConvertible {
     /// Committed as transaction `txID`.
     case applied(txID: UInt64, changes: [CPVersionChange])
     /// 409: the entity's `modified` is not the snapshot (nothing applied; not remembered, so a
-    /// forced retry under the same key can still apply).
-    case conflict(EntityID, serverVersion: UInt64)
+    /// forced retry under the same key can still apply). The payload carries the server's
+    /// snapshot of the entity (seed 003 "Backend Detail" 1: "409 Conflict with a structured
+    /// payload (server snapshot + reason)"; "Store server snapshot in conflict payload to avoid
+    /// re-fetch loops"): its `modified`, the snapshot the request carried, and its record.
+    case conflict(EntityID, serverVersion: UInt64, snapshot: UInt64, server: EntityRecord?)
     /// Final refusal (missing or deleted entity, already existing id, …).
     case refused(String)
 
     public var description: String {
         switch self {
         case .applied(let tx, _): return "ok tx \(tx)"
-        case .conflict(let e, let v): return "409 conflict on #\(e.raw) (modified \(v))"
+        case .conflict(let e, let v, let snap, _): return "409 conflict on #\(e.raw) (modified \(v), snapshot \(snap))"
         case .refused(let s): return "refused: \(s)"
         }
     }
@@ -166,7 +169,9 @@ public enum ConflictPromptDown: WireMessage {
             case .applied(let tx, let ch):
                 h.byte(1); h.combine(tx); h.combine(ch.count)
                 for c in ch { h.combine(c.entity.raw); h.combine(c.before); h.combine(c.after) }
-            case .conflict(let e, let v): h.byte(2); h.combine(e.raw); h.combine(v)
+            case .conflict(let e, let v, let snap, let rec):
+                h.byte(2); h.combine(e.raw); h.combine(v); h.combine(snap)
+                if let rec { h.byte(1); rec.stableHash(into: &h) } else { h.byte(0) }
             case .refused(let s): h.byte(3); h.combine(s)
             }
         case .results(let ids, let snaps, let rt):

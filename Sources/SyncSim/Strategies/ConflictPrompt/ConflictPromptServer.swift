@@ -121,7 +121,7 @@ public struct ConflictPromptServer: ServerMachine {
                 let v = modified(x.entity)
                 out(.refused(origin: .client(c), writes: r.writes,
                              reason: "409 conflict: #\(x.entity.raw) modified \(v), client snapshot \(x.version)"))
-                out(.send(c, .writeResult(key: r.key, .conflict(x.entity, serverVersion: v))))
+                out(.send(c, .writeResult(key: r.key, .conflict(x.entity, serverVersion: v, snapshot: x.version, server: data[x.entity]))))
                 return
             }
         }

@@ -283,6 +283,8 @@ public struct InstantClient: ClientMachine {
             out(.setTimer(t, afterMs: Self.queryOnceTimeoutMs))
         case .resolveConflict, .forceSync, .syncNow:
             out(.event(.invalidInput("instant has no conflict prompts or forced sync: \(cmd)")))
+        case .dropOldestWrite:
+            out(.event(.invalidInput("instant has no user-pruned queue: \(cmd)")))
         }
     }
 

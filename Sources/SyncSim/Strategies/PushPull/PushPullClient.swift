@@ -444,6 +444,10 @@ public struct PushPullClient: ClientMachine {
             persist(out: &out)
             if phase == .idle { startSync(now: now, out: &out) }
             if !online { out(.event(.notice("force push will run when online"))) }
+        case .forceSync(.merge):
+            out(.event(.invalidInput("seed 004 has no merging force sync: \(cmd)")))
+        case .dropOldestWrite:
+            out(.event(.invalidInput("seed 004's queue is not pruned by the user: \(cmd)")))
         }
     }
 
@@ -546,6 +550,12 @@ public struct PushPullClient: ClientMachine {
             out(.event(.notice("\(cid) no longer applies")))
             return
         }
+        if choice == .merge {
+            // Not modelled (seed 004 §5.3's merged data is the pushPull model's to define): the
+            // prompt stays open and the answer is reported as invalid input.
+            out(.event(.invalidInput("pushPull offers no merge for \(cid)")))
+            return
+        }
         let c = conflicts.remove(at: i)
         switch choice {
         case .keepLocal:
@@ -560,6 +570,8 @@ public struct PushPullClient: ClientMachine {
             tell(queue.discard(on: c.entity), "\(cid): the user kept the server's row", out: &out)
             persist(out: &out)
             refreshYields(out: &out)
+        case .merge:
+            break
         }
     }
 

@@ -225,6 +225,8 @@ public struct ReferenceClient: ClientMachine {
             // Nothing is ever held back by a conflict, so both directions mean "sync now".
             pollDue = true
             maybeSync(out: &out)
+        case .dropOldestWrite:
+            out(.event(.invalidInput("the reference queue is never pruned by the user: \(cmd)")))
         }
     }
 

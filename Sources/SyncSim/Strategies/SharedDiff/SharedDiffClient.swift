@@ -253,6 +253,8 @@ public struct SharedDiffClient: ClientMachine {
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
         case .resolveConflict, .forceSync, .syncNow:
             out(.event(.invalidInput("sharedDiff has no conflict prompts or forced sync: \(cmd)")))
+        case .dropOldestWrite:
+            out(.event(.invalidInput("sharedDiff has no user-pruned queue: \(cmd)")))
         }
     }
 
