@@ -30,6 +30,9 @@ import SyncSimCLI
         // Coverage: two seeds cannot reach everything, and the summary says what was missed.
         let never = try #require(lines.first { $0.hasPrefix("never reached: ") }, "\(o.stdout)")
         #expect(never.contains("situation: "))
+        // Kinds the default generator does not draw (scenario-only) are not a coverage gap.
+        #expect(!never.contains("action: syncNow") && !never.contains("action: dropOldest"), "\(never)")
+        #expect(!ActionKind.syncNow.isDrawnByDefault && ActionKind.update.isDrawnByDefault)
         // --quiet: no progress lines on stderr (only the debug-build note, if any).
         #expect(!o.stderr.contains("runs 1/"), "\(o.stderr)")
     }

@@ -91,7 +91,7 @@ extension FuzzReport {
             for s in r.situations { reaching[s, default: 0] += 1 }
         }
         var never: [String] = []
-        for k in ActionKind.allCases where withAction[k.rawValue] == nil { never.append("action: \(k.rawValue)") }
+        for k in ActionKind.allCases where withAction[k.rawValue] == nil && k.isDrawnByDefault { never.append("action: \(k.rawValue)") }
         for f in FaultKind.allCases where withFault[f.rawValue] == nil { never.append("fault: \(f.rawValue)") }
         for s in Situation.allCases where reaching[s.rawValue] == nil && !s.isSymptom { never.append("situation: \(s.rawValue)") }
         return Coverage(runs: runs.count, actions: actions, runsWithAction: withAction, runsWithFault: withFault,

@@ -95,6 +95,12 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case offline, online, unreachable, reachable, restart, forceSync, crash
     case syncNow
     case dropOldest
+
+    /// Kinds the default generator does not draw: `syncNow` only with
+    /// `WorkloadGenerator.Config.syncNow`, `dropOldest` only from scenario files (seed 003's
+    /// user-pruned queue exists in one strategy). Coverage lists them apart from what fuzzing
+    /// failed to reach, so "never reached" keeps meaning a gap in what the generator explores.
+    public var isDrawnByDefault: Bool { self != .syncNow && self != .dropOldest }
 }
 
 /// Where a `crash` action strikes. Ordinary restarts fall between events; real sync bugs live at
