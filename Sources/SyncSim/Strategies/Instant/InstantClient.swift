@@ -404,10 +404,22 @@ public struct InstantClient: ClientMachine {
                     }
                     k += 1
                 }
-                if let touched, let shown = queries[i].shown,
-                   !queries[i].query.mayChange(shown, touched: touched, in: store!, schema: schema) {
-                    queries[i].overlayStore = store
-                    continue
+                if let touched, var view = queries[i].shown {
+                    if !queries[i].query.mayChange(view, touched: touched, in: store!, schema: schema) {
+                        queries[i].overlayStore = store
+                        continue
+                    }
+                    // Without an include, patch the view where the touched entities are.
+                    queries[i].shown = nil  // `view` uniquely referenced: patched in place
+                    let changed = queries[i].query.patch(&view, touched: touched, in: store!)
+                    queries[i].shown = view
+                    if let changed {
+                        queries[i].overlayStore = store
+                        if changed {
+                            out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
+                        }
+                        continue
+                    }
                 }
             } else {
                 queries[i].overlaySerials.removeAll(keepingCapacity: true)

@@ -134,11 +134,21 @@ public struct InstantServer: ServerMachine {
                         continue
                     }
                 } else {
-                    guard let fresh = q.evaluate(data, unlessEqualTo: last) else {
-                        unchanged.append((q, last))
-                        continue
+                    // Without an include, patch the last result where the touched entities are.
+                    var patched = last
+                    if let changed = q.patch(&patched, touched: touched, in: data) {
+                        guard changed else {
+                            unchanged.append((q, last))
+                            continue
+                        }
+                        r = patched
+                    } else {
+                        guard let fresh = q.evaluate(data, unlessEqualTo: last) else {
+                            unchanged.append((q, last))
+                            continue
+                        }
+                        r = fresh
                     }
-                    r = fresh
                     evaluated.append((q, r))
                 }
                 sessions[i]![j].last = r
