@@ -385,18 +385,43 @@ public struct InstantClient: ClientMachine {
             if prefix {
                 let done = queries[i].overlaySerials.count
                 if visible == done { continue }  // same inputs: the view is `shown`
+                // `shown` is the query over the cached overlay store, if there is one: then only
+                // the entities the new steps touch can change the view (`Query.mayChange`).
+                var touched: [EntityID]? = nil
                 if queries[i].overlayStore != nil {
                     store = queries[i].overlayStore.take()  // keep it uniquely referenced
+                    touched = []
                 } else {
                     store = EntityStore(entriesOf: queries[i].server!)
                 }
                 var k = 0
                 for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
                     if k >= done {
-                        for s in pending[p].steps { _ = store!.apply(s.op, schema: schema, mode: .upsert) }
+                        for s in pending[p].steps {
+                            // A delete also clears links in other records: evaluate in full.
+                            if s.op.isDelete { touched = nil } else { touched?.append(s.op.entity) }
+                            _ = store!.apply(s.op, schema: schema, mode: .upsert)
+                        }
                         queries[i].overlaySerials.append(pending[p].serial)
                     }
                     k += 1
+                }
+                if let touched, var view = queries[i].shown {
+                    if !queries[i].query.mayChange(view, touched: touched, in: store!, schema: schema) {
+                        queries[i].overlayStore = store
+                        continue
+                    }
+                    // Without an include, patch the view where the touched entities are.
+                    queries[i].shown = nil  // `view` uniquely referenced: patched in place
+                    let changed = queries[i].query.patch(&view, touched: touched, in: store!)
+                    queries[i].shown = view
+                    if let changed {
+                        queries[i].overlayStore = store
+                        if changed {
+                            out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
+                        }
+                        continue
+                    }
                 }
             } else {
                 queries[i].overlaySerials.removeAll(keepingCapacity: true)

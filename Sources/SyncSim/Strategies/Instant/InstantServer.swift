@@ -43,12 +43,13 @@ public struct InstantServer: ServerMachine {
             // The admin SDK writes in upsert mode and creates in create mode.
             let steps = w.ops.map { InstantStep($0, upsert: true) }
             var changed = NamespaceSet()
-            if let e = commit(steps, changed: &changed) {
+            var touched: [EntityID] = []
+            if let e = commit(steps, changed: &changed, touched: &touched) {
                 out(.refused(origin: .admin, writes: [w.id], reason: e.description))
             } else {
                 txID += 1
                 out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: w.id.raw == UInt32.max ? [] : [w.id], ops: w.ops)))
-                broadcast(out: &out, changed: changed)
+                broadcast(out: &out, changed: changed, touched: touched)
             }
         case .received(let c, let m):
             guard sessions[c.index] != nil else {
@@ -74,21 +75,23 @@ public struct InstantServer: ServerMachine {
             sessions[c.index]!.removeAll { $0.key == k }
         case .transact(let eventID, let ws, let steps):
             var changed = NamespaceSet()
-            if let e = commit(steps, changed: &changed) {
+            var touched: [EntityID] = []
+            if let e = commit(steps, changed: &changed, touched: &touched) {
                 out(.refused(origin: .client(c), writes: ws, reason: e.description))
                 out(.send(c, .error(eventID: eventID, writes: ws, message: e.description)))
             } else {
                 txID += 1
                 out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: ws, ops: steps.map(\.op))))
                 out(.send(c, .transactOk(eventID: eventID, writes: ws, txID: txID)))
-                broadcast(out: &out, changed: changed)
+                broadcast(out: &out, changed: changed, touched: touched)
             }
         }
     }
 
     /// All-or-nothing: applies the steps in place and, if one fails, rolls back the ones before
-    /// it; nil when every step took effect. `changed` gets the namespaces the steps change.
-    mutating func commit(_ steps: [InstantStep], changed: inout NamespaceSet) -> ApplyError? {
+    /// it; nil when every step took effect. `changed` gets the namespaces the steps change and
+    /// `touched` the entities they touched (`EntityStore.touched(by:)`) when they all took effect.
+    mutating func commit(_ steps: [InstantStep], changed: inout NamespaceSet, touched: inout [EntityID]) -> ApplyError? {
         var undo = EntityStore.UndoLog()
         for step in steps {
             changed.formUnion(step.op.changedNamespaces(in: schema, before: data))
@@ -97,15 +100,18 @@ public struct InstantServer: ServerMachine {
                 return e
             }
         }
+        touched = data.touched(by: undo)
         return nil
     }
 
     /// Re-evaluates every subscribed query that reads a namespace the transaction `changed`
-    /// (the others' results cannot have changed); sends `refresh-ok` where the result changed.
+    /// and that an entity it `touched` can reach (`Query.mayChange`; the others' results cannot
+    /// have changed, so the cost of a transaction does not grow with the store when it touches
+    /// nothing a query shows); sends `refresh-ok` where the result changed.
     ///
     /// Unchanged results are detected without building them; a changed result is evaluated once
     /// per distinct query per transaction (equal queries over the same data give equal results).
-    mutating func broadcast(out: inout ServerOutbox<InstantDown>, changed: NamespaceSet) {
+    mutating func broadcast(out: inout ServerOutbox<InstantDown>, changed: NamespaceSet, touched: [EntityID]) {
         // Per distinct query: its result over `data` once built, and the previous results already
         // found equal to it (clients subscribed to the same query usually share one).
         var evaluated: [(Query, QueryResult)] = []
@@ -115,6 +121,7 @@ public struct InstantServer: ServerMachine {
             for j in sessions[i]!.indices where !sessions[i]![j].key.isOnce {
                 let q = sessions[i]![j].query
                 if changed.isDisjoint(with: q.readNamespaces(in: schema)) { continue }
+                if !q.mayChange(sessions[i]![j].last, touched: touched, in: data, schema: schema) { continue }
                 let last = sessions[i]![j].last
                 if unchanged.contains(where: { $0.0 == q && $0.1 == last }) { continue }
                 // One pass over the store per distinct query: the result, or nil when it equals
@@ -127,11 +134,21 @@ public struct InstantServer: ServerMachine {
                         continue
                     }
                 } else {
-                    guard let fresh = q.evaluate(data, unlessEqualTo: last) else {
-                        unchanged.append((q, last))
-                        continue
+                    // Without an include, patch the last result where the touched entities are.
+                    var patched = last
+                    if let changed = q.patch(&patched, touched: touched, in: data) {
+                        guard changed else {
+                            unchanged.append((q, last))
+                            continue
+                        }
+                        r = patched
+                    } else {
+                        guard let fresh = q.evaluate(data, unlessEqualTo: last) else {
+                            unchanged.append((q, last))
+                            continue
+                        }
+                        r = fresh
                     }
-                    r = fresh
                     evaluated.append((q, r))
                 }
                 sessions[i]![j].last = r

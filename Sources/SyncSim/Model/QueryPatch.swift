@@ -1,0 +1,50 @@
+/// Bringing a query's result up to date after a change by patching it, instead of evaluating
+/// the query over the whole store again.
+///
+/// Why: a view over a namespace that grows (every todo) changes on most writes, so skipping
+/// (`Query.mayChange`) does not help it, and evaluating it again walks every record of the store
+/// and rebuilds every entry: the cost of one write grew with the data. Without an include, a
+/// result is just the matching records in id order, so only the touched entities' entries can
+/// change, each found by binary search.
+extension Query {
+    /// Makes `result`, this query's result over the store as it was before a change that touched
+    /// only the entities in `touched` (`EntityStore.touched(by:)`), equal to `evaluate(store)`
+    /// over the store after it, and returns whether it changed. Only for queries without an
+    /// include (a child's membership depends on other records); returns nil, leaving `result`
+    /// alone, for the others.
+    public func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore) -> Bool? {
+        guard include == nil else { return nil }
+        var changed = false
+        store.records.withUnsafeBufferPointer { rb in
+            for e in touched {
+                let i = Int(e.raw)
+                var matches = i < rb.count && rb[i]?.namespace == namespace
+                if matches, let f = filter { matches = rb[i]![f.field] == f.value }
+                // Lower bound of `e` in the entries (roots and entries are the same ids here).
+                var lo = 0, hi = result.entries.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if result.entries[mid].id < e { lo = mid + 1 } else { hi = mid }
+                }
+                let present = lo < result.entries.count && result.entries[lo].id == e
+                if matches {
+                    if present {
+                        if result.entries[lo].record != rb[i]! {
+                            result.entries[lo].record = rb[i]!
+                            changed = true
+                        }
+                    } else {
+                        result.entries.insert(QueryResult.Entry(id: e, record: rb[i]!), at: lo)
+                        result.roots.insert(e, at: lo)
+                        changed = true
+                    }
+                } else if present {
+                    result.entries.remove(at: lo)
+                    result.roots.remove(at: lo)
+                    changed = true
+                }
+            }
+        }
+        return changed
+    }
+}
