@@ -511,6 +511,8 @@ extension Action {
         case .restart(let c): h.byte(17); h.combine(c.index)
         case .forceSync(let c, let choice): h.byte(18); h.combine(c.index); h.combine(choice.rawValue)
         case .crash(let c, let point): h.byte(19); h.combine(c.index); h.combine(point.rawValue)
+        case .syncNow(let c): h.byte(20); h.combine(c.index)
+        case .dropOldestWrite(let c): h.byte(21); h.combine(c.index)
         }
     }
 }
