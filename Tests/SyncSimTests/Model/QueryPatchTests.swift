@@ -8,32 +8,20 @@ import Testing
     @Test(arguments: [Schema.default, notesSchema])
     func patchingEqualsEvaluating(schema: Schema) {
         let queries = QueryRelevanceTests.queries(schema)
-        var random = SimRandom(seed: 5)
         var patched = 0, changes = 0
-        for _ in 0..<40 {
-            var store = EntityStore()
-            for _ in 0..<40 {
-                var steps: [Op] = []
-                for _ in 0...random.index(2) { steps.append(NamespaceSetTests().randomOp(schema, &random)) }
-                let before = queries.map { $0.evaluate(store) }
-                var undo = EntityStore.UndoLog()
-                var failed = false
-                for op in steps where store.apply(op, schema: schema, undo: &undo) != nil { failed = true; break }
-                if failed { store.rollBack(undo); continue }
-                let touched = store.touched(by: undo)
-                for (q, b) in zip(queries, before) {
-                    var r = b
-                    guard let changed = q.patch(&r, touched: touched, in: store) else {
-                        #expect(q.include != nil)
-                        #expect(r == b, "a query it does not patch is left alone")
-                        continue
-                    }
-                    patched += 1
-                    let truth = q.evaluate(store)
-                    #expect(r == truth, "patching \(q) after \(steps) gave another result than evaluating it")
-                    #expect(changed == (truth != b), "patching \(q) after \(steps) misreported whether it changed")
-                    if changed { changes += 1 }
+        QueryRelevanceTests.forEachRandomTransaction(schema, queries, seed: 5) { store, steps, before, touched in
+            for (q, b) in zip(queries, before) {
+                var r = b
+                guard let changed = q.patch(&r, touched: touched, in: store) else {
+                    #expect(q.include != nil)
+                    #expect(r == b, "a query it does not patch is left alone")
+                    continue
                 }
+                patched += 1
+                let truth = q.evaluate(store)
+                #expect(r == truth, "patching \(q) after \(steps) gave another result than evaluating it")
+                #expect(changed == (truth != b), "patching \(q) after \(steps) misreported whether it changed")
+                if changed { changes += 1 }
             }
         }
         #expect(patched > 1_000 && changes > 100, "the patch must be exercised (\(patched) patched, \(changes) changed)")

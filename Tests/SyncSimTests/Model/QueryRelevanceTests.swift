@@ -27,11 +27,13 @@ import Testing
         return out
     }
 
-    @Test(arguments: [Schema.default, notesSchema])
-    func skippingIsExact(schema: Schema) {
-        let queries = Self.queries(schema)
-        var random = SimRandom(seed: 11)
-        var skipped = 0, checked = 0
+    /// Drives 40 random stores through 40 random transactions each (a transaction with a failing
+    /// step is rolled back and skipped) and calls `body` after each committed one with the
+    /// store, the steps, `queries`' results before it and the entities it touched. Shared by the
+    /// skip check here and `QueryPatchTests`, which must agree on what "a change" is.
+    static func forEachRandomTransaction(_ schema: Schema, _ queries: [Query], seed: UInt64,
+                                         _ body: (_ store: EntityStore, _ steps: [Op], _ before: [QueryResult], _ touched: [EntityID]) -> Void) {
+        var random = SimRandom(seed: seed)
         for _ in 0..<40 {
             var store = EntityStore()
             for _ in 0..<40 {
@@ -42,13 +44,21 @@ import Testing
                 var failed = false
                 for op in steps where store.apply(op, schema: schema, undo: &undo) != nil { failed = true; break }
                 if failed { store.rollBack(undo); continue }
-                let touched = store.touched(by: undo)
-                for (q, b) in zip(queries, before) {
-                    checked += 1
-                    if !q.mayChange(b, touched: touched, in: store, schema: schema) {
-                        skipped += 1
-                        #expect(q.evaluate(store) == b, "skipped \(q) after \(steps) but its result changed")
-                    }
+                body(store, steps, before, store.touched(by: undo))
+            }
+        }
+    }
+
+    @Test(arguments: [Schema.default, notesSchema])
+    func skippingIsExact(schema: Schema) {
+        let queries = Self.queries(schema)
+        var skipped = 0, checked = 0
+        Self.forEachRandomTransaction(schema, queries, seed: 11) { store, steps, before, touched in
+            for (q, b) in zip(queries, before) {
+                checked += 1
+                if !q.mayChange(b, touched: touched, in: store, schema: schema) {
+                    skipped += 1
+                    #expect(q.evaluate(store) == b, "skipped \(q) after \(steps) but its result changed")
                 }
             }
         }
