@@ -47,11 +47,16 @@ public enum Arbitration: String, Sendable, Codable, CustomStringConvertible {
 public enum ContractCondition: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// The app enabled local persistence (`SimulationOptions.persistence`).
     case persistenceOn
+    /// The simulated user does not answer conflict prompts with "merge"
+    /// (`SimulationOptions.conflictPolicy` is not `.merge`): a merged value is one nobody wrote,
+    /// so a strategy that merges on the user's word promises last-writer-wins only without it.
+    case conflictsNotMerged
 
     /// Whether the condition holds for a run with these options.
     public func holds(in options: SimulationOptions) -> Bool {
         switch self {
         case .persistenceOn: return options.persistence
+        case .conflictsNotMerged: return options.conflictPolicy != .merge
         }
     }
 
@@ -59,6 +64,7 @@ public enum ContractCondition: String, Sendable, Codable, CaseIterable, CustomSt
     public var description: String {
         switch self {
         case .persistenceOn: return "when persistence is on"
+        case .conflictsNotMerged: return "when the user does not merge conflicts"
         }
     }
 }

@@ -328,10 +328,12 @@ import Testing
     @Test(arguments: [ConflictPolicy.keepLocal, .keepServer, .merge])
     func offlineEditConflictIsDecidedByTheUser(_ policy: ConflictPolicy) throws {
         let r = try Simulator.run(ConflictPromptStrategy(), Self.conflictSchedule(policy), seed: 1)
-        // A merged text is a value no user wrote, which lwwConvergence (judging final values
-        // against the values users wrote) cannot yet accept: an oracle gap, pinned here and in
-        // Scenarios/conflicts/merge-choice.json.
+        // A merged text is a value no user wrote, so the last writer does not win: conflictPrompt
+        // claims lwwConvergence only when the user does not merge (a conditional claim), and the
+        // violation under merge is reported but not a contract violation.
         #expect(r.violations.map(\.invariant) == (policy == .merge ? [.lwwConvergence] : []))
+        let options = Self.conflictSchedule(policy).options
+        #expect(ConflictPromptStrategy().info.claims(.lwwConvergence, under: options) == (policy != .merge))
         #expect(r.settled)
         let prompts = r.history.told.filter { if case .conflictRaised(_, Self.todo1) = $0.event { return true } else { return false } }
         #expect(prompts.count == 1)

@@ -37,6 +37,9 @@
 /// queue, paused on a conflict), timely feedback, link integrity, no request while offline.
 /// Not promised: monotonic reads (each query keeps its own cached result, so a screen opened
 /// later can show an older snapshot than another screen already showed).
+/// lwwConvergence is claimed when the user does not merge conflicts (`conflictsNotMerged`): a
+/// merged text (`Scenarios/conflicts/merge-choice.json`) is a value nobody wrote, so the last
+/// writer does not win, by the user's choice.
 /// Not promised: typing converges to the last keystroke. An edit queued offline *before* a burst
 /// started elsewhere conflicts with it on replay, and if its user answers "keep local" the forced
 /// write lands last and wins; that is the prompt doing its job, but the oracle only counts writes
@@ -51,13 +54,14 @@ public struct ConflictPromptStrategy: SyncStrategy {
         StrategyInfo(
             name: "conflictPrompt",
             summary: "sideBar iOS write queue: durable ordered REST replay, modified-snapshot conflicts prompt the user with the server version (keep local, keep server, merge text), realtime changes marked as conflicts, coalescing, cap with user-initiated drop oldest, tombstones, idempotency keys",
-            contract: [.convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion, .noResurrection,
+            contract: [.convergence, .disjointFieldMerge, .noGhostDeletion, .noResurrection,
                        .noLostAcknowledgedWrite, .readYourWrites,
                        .noDuplicateApplication, .queryOnceOfflineFails, .cachedSubscriptionOffline,
                        .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness,
                        .toldOutcomeIsTrue, .noPhantomWrite, .neverRevertOwnWrite, .clientWriteOrder, .timelyFeedback,
                        .linkIntegrity, .noRequestWhileOffline],
-            arbitration: .serverArrival)
+            arbitration: .serverArrival,
+            conditionalContract: [ConditionalClaim(.lwwConvergence, .conflictsNotMerged)])
     }
 
     public var transport: Transport { .datagram }
