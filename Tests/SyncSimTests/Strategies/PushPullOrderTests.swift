@@ -94,16 +94,8 @@ struct PushPullOrderTests {
     /// Seed 004's backend judges each row; it does not refuse a whole push that missed a change
     /// (WatermelonDB's backend does: `PushPullTests.serverRefusesAPushOfARowChangedAfterLastPulledAt`).
     @Test func theServerJudgesRowsInsteadOfRefusingThePush() {
-        var ctx = ServerContext.testing()
-        ctx.options.pushPullOrder = .pushThenPull
-        var s = PushPullStrategy().makeServer(ctx)
+        let (s, fx) = PushPullTests.pushOfARowChangedAfterLastPull(order: .pushThenPull)
         let e = EntityID(1)
-        _ = s.step(.adminWrite(UserWrite(id: WriteID(UInt32.max), ops: [.create(e, .todos, [FieldAssignment(.title, .string("a"))])])))
-        let stamp = s.version
-        _ = s.step(.adminWrite(UserWrite(id: WriteID(9), ops: [.update(e, .todos, [FieldAssignment(.title, .string("b"))])])), now: 5)
-        let p = PushRecord(entity: e, clientKey: nil, serverKey: 1, status: .updated, record: Self.todo("c", done: false),
-                           updatedAt: 100, writes: [WriteID(1)], force: false)
-        let fx = s.step(.received(from: ClientID(0), .push(sync: 4, lastPulledAt: stamp, records: [p])), now: 10)
         #expect(!fx.contains { if case .send(_, .pushRejected) = $0 { return true } else { return false } })
         #expect(fx.contains { if case .send(_, .pushed(4, [PushResult(entity: e, outcome: .applied(serverKey: 1))])) = $0 { return true } else { return false } })
         #expect(s.data[e]?[.title] == .string("c"))

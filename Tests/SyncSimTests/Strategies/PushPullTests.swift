@@ -71,8 +71,13 @@ struct PushPullTests {
                 [.event(.queryOnceFailed(QueryRequestID(1), offline: true, hasStaleResult: true))])
     }
 
-    @Test func serverRefusesAPushOfARowChangedAfterLastPulledAt() {
-        var s = PushPullStrategy().makeServer(.testing())
+    /// A push (sync 4) of a row the back office changed after the client's `lastPulledAt`, to a
+    /// server running `order` (of entity 1): the server after it and the push's effects. Shared
+    /// with `PushPullOrderTests`, which expects the opposite answer from seed 004's order.
+    static func pushOfARowChangedAfterLastPull(order: PushPullOrder) -> (server: PushPullServer, effects: [ServerEffect<PushPullDown>]) {
+        var ctx = ServerContext.testing()
+        ctx.options.pushPullOrder = order
+        var s = PushPullStrategy().makeServer(ctx)
         let e = EntityID(1)
         _ = s.step(.adminWrite(UserWrite(id: WriteID(UInt32.max), ops: [.create(e, .todos, [FieldAssignment(.title, .string("a"))])])))
         let stamp = s.version
@@ -80,6 +85,12 @@ struct PushPullTests {
         let p = PushRecord(entity: e, clientKey: nil, serverKey: 1, status: .updated, record: Self.todo("c", done: false),
                            updatedAt: 100, writes: [WriteID(1)], force: false)
         let fx = s.step(.received(from: ClientID(0), .push(sync: 4, lastPulledAt: stamp, records: [p])), now: 10)
+        return (s, fx)
+    }
+
+    @Test func serverRefusesAPushOfARowChangedAfterLastPulledAt() {
+        let (s, fx) = Self.pushOfARowChangedAfterLastPull(order: .pullThenPush)
+        let e = EntityID(1)
         #expect(fx.contains { if case .send(_, .pushRejected(4, _)) = $0 { return true } else { return false } })
         #expect(s.data[e]?[.title] == .string("b"))
     }
