@@ -28,9 +28,9 @@ struct CheckCommand: Command {
                                    invariant ids, or a strategy name (its contract, with its
                                    conditional claims under the header's options). Default: the
                                    header's contract; without one, every invariant judged.
-          --arbitration RULE       the conflict rule: serverArrival, clientTimestamp or
-                                   hybridLogicalClock (default: the header's; without one, the
-                                   oracles that need it are not run)
+          --arbitration RULE       the conflict rule: serverArrival, clientTimestamp,
+                                   hybridLogicalClock or recordTimestamp (default: the header's;
+                                   without one, the oracles that need it are not run)
           --trace                  also print the history as a numbered story
           --json                   print one JSON object (judged, notRun, violations, contractMet)
           --report-dir DIR         also write report.md, report.html, report.json and junit.xml
@@ -84,7 +84,7 @@ struct CheckCommand: Command {
         var arbitration: Arbitration?
         if let a = arbitrationArg {
             guard let v = Arbitration(rawValue: a) else {
-                throw UsageError("--arbitration expects serverArrival, clientTimestamp or hybridLogicalClock, got '\(OptionValues.shown(a))'")
+                throw UsageError("--arbitration expects \(Arbitration.namesForHumans), got '\(OptionValues.shown(a))'")
             }
             arbitration = v
         }

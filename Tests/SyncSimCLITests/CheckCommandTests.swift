@@ -42,9 +42,15 @@ import SyncSimCLI
 
         #expect(NotesTool.run(["check"]).status == 2)
         #expect(NotesTool.run(["check", bad, "--contract", "noSuchThing"]).status == 2)
-        #expect(NotesTool.run(["check", bad, "--arbitration", "wallClock"]).status == 2)
+        let wrongRule = NotesTool.run(["check", bad, "--arbitration", "wallClock"])
+        #expect(wrongRule.status == 2)
         let help = NotesTool.run(["help", "check"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: notes-sim check HISTORY.jsonl"))
+        // Every rule is offered, in the help and in the error: recordTimestamp was once missing from both.
+        for rule in Arbitration.allCases {
+            #expect(wrongRule.stderr.contains(rule.rawValue), "\(rule) missing from: \(wrongRule.stderr)")
+            #expect(help.stdout.contains(rule.rawValue), "\(rule) missing from check's help")
+        }
     }
 
     /// A roundtrip over a range as long as asked stops cleanly at its budget and says so;

@@ -120,7 +120,7 @@ public struct HistoryHeader: Sendable, Equatable {
         if let a = o.node("arbitration") {
             let s = try HistoryFields.string(a, "arbitration")
             guard let v = Arbitration(rawValue: s) else {
-                throw HistoryFields.fail(a, "arbitration", "unknown arbitration '\(JSONText.clipped(s))'; expected one of: serverArrival, clientTimestamp, hybridLogicalClock")
+                throw HistoryFields.fail(a, "arbitration", "unknown arbitration '\(JSONText.clipped(s))'; expected \(Arbitration.namesForHumans)")
             }
             arbitration = v
         }

@@ -28,7 +28,7 @@ public enum Transport: String, Sendable, Codable {
 
 /// How a strategy decides which of two concurrent writes to one field wins: the order the
 /// `lwwConvergence` oracle computes independently.
-public enum Arbitration: String, Sendable, Codable, CustomStringConvertible {
+public enum Arbitration: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// The write the server applied last wins (InstantDB).
     case serverArrival
     /// The write with the later client timestamp wins (record- or field-level `updatedAt`).
@@ -40,6 +40,13 @@ public enum Arbitration: String, Sendable, Codable, CustomStringConvertible {
     /// "keep local") and the server's own writes apply over any timestamp.
     case recordTimestamp
     public var description: String { rawValue }
+
+    /// Every rule's name, for help texts and error messages ("a, b, c or d"), derived from the cases
+    /// so a new rule can never be left out of them.
+    public static var namesForHumans: String {
+        let names = allCases.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
 }
 
 /// A run option a claim can depend on: a strategy may promise an invariant only in the
