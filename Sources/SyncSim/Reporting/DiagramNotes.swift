@@ -53,7 +53,7 @@ extension SequenceDiagram {
     static func lineLabel(of step: CompiledSchedule.Step) -> String {
         switch step {
         case .boot: return "launch"
-        case .user: return "user"
+        case .user, .bulk: return "user"
         case .admin: return "admin write"
         case .offline: return "offline"
         case .online: return "online"
@@ -76,7 +76,7 @@ extension SequenceDiagram {
             let client: Int?
             switch e.step {
             case .boot(let c), .user(let c, _), .offline(let c), .online(let c), .unreachable(let c), .reachable(let c),
-                 .restart(let c), .crash(let c, _):
+                 .restart(let c), .crash(let c, _), .bulk(let c, _):
                 client = c.index
             case .admin: client = nil
             }

@@ -15,6 +15,11 @@ public enum ScenarioLimits {
     public static let maxInitialEntities = 2_000
     /// Distinct entities a file names (initial data and creates together).
     public static let maxEntities = 2_000
+    /// Entities made by `bulkCreate` actions, on top of `maxEntities`: seed 004's 10,000-item
+    /// batch fits in one file. A bulk's entities are alike (one namespace, the same values), so
+    /// they cost a file only its count; what they cost a run is linear in it (measured in
+    /// `Scenarios/bulk/`).
+    public static let maxBulkEntities = 10_000
     /// Characters typed by all `type` actions together (each keystroke is a write).
     public static let maxKeystrokes = 20_000
     /// `title`: one line.
@@ -33,12 +38,19 @@ public enum ScenarioLimits {
             throw fail([.key("initial"), .index(maxEntities)], "more than \(maxEntities) entities; a scenario file names at most \(maxEntities)")
         }
         var keystrokes = 0
+        var bulk = 0
         for (i, a) in s.actions.enumerated() {
             switch a.action {
             case .create, .serverCreate:
                 entities += 1
                 if entities > maxEntities {
                     throw fail([.key("actions"), .index(i)], "this create is entity number \(entities); a scenario file names at most \(maxEntities) entities")
+                }
+            case .bulkCreate(_, _, let count, _, _):
+                // A count outside its range is `compile()`'s to report; clamped so no sum overflows.
+                bulk += min(max(count, 0), ScheduleLimits.bulkCounts.upperBound + 1)
+                if bulk > maxBulkEntities {
+                    throw fail([.key("actions"), .index(i), .key("count")], "this bulkCreate brings the file to \(bulk) bulk-created entities; a scenario file creates at most \(maxBulkEntities) in bulk")
                 }
             case .type(_, _, _, let text, _):
                 keystrokes += min(text.count, ScheduleLimits.maxTypedCharacters + 1)

@@ -102,6 +102,7 @@ public struct Shrinker {
         for i in order {
             switch s.actions[i].action {
             case .create(_, let e, _, _), .serverCreate(let e, _, _), .serverUpdate(let e, _): known.insert(e)
+            case .bulkCreate: known.formUnion(s.actions[i].action.entities)
             case .update(_, let e, _): if !known.contains(e) { out.insert("update \(e.raw)") }
             case .delete(_, let e): if !known.contains(e) { out.insert("delete \(e.raw)") }
             case .type(_, let e, _, _, _): if !known.contains(e) { out.insert("type \(e.raw)") }
@@ -388,6 +389,13 @@ public struct Shrinker {
             return (v.isEmpty ? [] : [[]] + fewer(v)).map { .serverCreate(e, ns, $0) }
         case .serverUpdate(let e, let v):
             return fewer(v).filter { !$0.isEmpty }.map { .serverUpdate(e, $0) }
+        case .bulkCreate(let c, let first, let count, let ns, let v):
+            // Fewer entities first (one, half, one less: a bug that needs several batches keeps
+            // enough of them), then simpler values.
+            var counts: [Int] = []
+            for n in [1, count / 2, count - 1] where n >= 1 && n < count && !counts.contains(n) { counts.append(n) }
+            return counts.map { .bulkCreate(c, firstEntity: first, count: $0, ns, v) }
+                + (v.isEmpty ? [] : [[]] + fewer(v)).map { .bulkCreate(c, firstEntity: first, count: count, ns, $0) }
         case .crash(let c, let p):
             // Simplest first: a plain crash and relaunch now, then the earlier protocol points.
             let order: [CrashPoint] = [.afterSend, .duringApply, .commitUnknown]
@@ -433,6 +441,7 @@ extension Action {
         case .syncNow(let c): return .syncNow(f(c))
         case .dropOldestWrite(let c): return .dropOldestWrite(f(c))
         case .crash(let c, let p): return .crash(f(c), p)
+        case .bulkCreate(let c, let e, let n, let ns, let v): return .bulkCreate(f(c), firstEntity: e, count: n, ns, v)
         case .serverCreate, .serverUpdate, .serverDelete: return self
         }
     }

@@ -288,6 +288,7 @@ public struct Simulator<S: SyncStrategy> {
         case .reachable(let c): setReachable(c, true)
         case .restart(let c): restart(c)
         case .crash(let c, let point): armCrash(c, point)
+        case .bulk(let c, let ws): bulkCommand(c, ws)
         }
     }
 

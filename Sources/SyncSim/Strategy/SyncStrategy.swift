@@ -188,6 +188,19 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     /// `pushPull`: WatermelonDB's pull-then-push loop (the default) or seed 004's push-then-pull
     /// with client-side conflict detection (see `PushPullOrder`).
     public var pushPullOrder: PushPullOrder = .pullThenPush
+    /// `pushPull`: rows per push request (seed 004 §2.1 "batch max 100"). The default,
+    /// `ScheduleLimits.syncBatchSizes`' upper bound, is more rows than any run has: one batch,
+    /// as before batches existed.
+    public var pushBatchSize = 100_000
+    /// `pushPull`: rows (changed and deleted) per pull page; a fuller answer says `hasMore` and
+    /// the client pulls again from the page's cursor (seed 004 `syncPullSpace(limit:)`, default
+    /// 1,000 there). The default here is one page, as before pages existed.
+    public var pullPageSize = 100_000
+    /// `pushPull`'s server: a create pushed again for a client id it already has (a retry after
+    /// a lost answer) is the same row (`true`, seed 004's "no duplicates" and WatermelonDB's
+    /// backend rule); `false` models a server that inserts a second row, for `noDuplicateRows`
+    /// to catch.
+    public var pushPullIdempotentCreates = true
     public init() {}
 }
 

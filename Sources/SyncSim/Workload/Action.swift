@@ -37,6 +37,10 @@ public enum Action: Hashable, Sendable {
     /// A fault aimed at a protocol point (FoundationDB's BUGGIFY): armed now, it strikes at the
     /// client's next such point (see `CrashPoint`).
     case crash(ClientID, CrashPoint)
+    /// Seed 004's "Large batch": the user creates `count` entities of one namespace at once,
+    /// with ids `firstEntity`, `firstEntity + 1`, …, each with the same values. One action in
+    /// the story; one write (intent) per entity for the oracles (see `BulkCreate`).
+    case bulkCreate(ClientID, firstEntity: EntityID, count: Int, NamespaceID, [FieldAssignment])
 
     /// The client the action happens on, if any.
     public var client: ClientID? {
@@ -44,7 +48,8 @@ public enum Action: Hashable, Sendable {
         case .create(let c, _, _, _), .update(let c, _, _), .delete(let c, _), .link(let c, _, _, _),
             .unlink(let c, _, _, _), .type(let c, _, _, _, _), .subscribe(let c, _, _), .unsubscribe(let c, _),
             .queryOnce(let c, _), .goOffline(let c), .goOnline(let c), .serverUnreachable(let c),
-            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _), .dropOldestWrite(let c), .syncNow(let c):
+            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _), .dropOldestWrite(let c), .syncNow(let c),
+            .bulkCreate(let c, _, _, _, _):
             return c
         case .serverCreate, .serverUpdate, .serverDelete:
             return nil
@@ -75,6 +80,7 @@ public enum Action: Hashable, Sendable {
         case .crash: return .crash
         case .syncNow: return .syncNow
         case .dropOldestWrite: return .dropOldest
+        case .bulkCreate: return .bulkCreate
         }
     }
 
@@ -95,12 +101,14 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case offline, online, unreachable, reachable, restart, forceSync, crash
     case syncNow
     case dropOldest
+    case bulkCreate
 
     /// Kinds the default generator does not draw: `syncNow` only with
-    /// `WorkloadGenerator.Config.syncNow`, `dropOldest` only from scenario files (seed 003's
-    /// user-pruned queue exists in one strategy). Coverage lists them apart from what fuzzing
-    /// failed to reach, so "never reached" keeps meaning a gap in what the generator explores.
-    public var isDrawnByDefault: Bool { self != .syncNow && self != .dropOldest }
+    /// `WorkloadGenerator.Config.syncNow`, `bulkCreate` only with `WorkloadGenerator.Config.bulk`,
+    /// `dropOldest` only from scenario files (seed 003's user-pruned queue exists in one
+    /// strategy). Coverage lists them apart from what fuzzing failed to reach, so "never
+    /// reached" keeps meaning a gap in what the generator explores.
+    public var isDrawnByDefault: Bool { self != .syncNow && self != .dropOldest && self != .bulkCreate }
 }
 
 /// Where a `crash` action strikes. Ordinary restarts fall between events; real sync bugs live at

@@ -13,6 +13,9 @@ public struct CompiledSchedule: Sendable {
         case restart(ClientID)
         /// Arms a protocol-point fault on the client.
         case crash(ClientID, CrashPoint)
+        /// A `bulkCreate`: one write per entity, handed to the client one after the other at
+        /// the same instant, told as one line of the story (`Simulator.bulkCommand`).
+        case bulk(ClientID, [UserWrite])
     }
 
     public struct Entry: Sendable {
@@ -201,6 +204,29 @@ extension Schedule {
             case .syncNow(let c): entries.append(.init(time: t, step: .user(c, .syncNow), source: i))
             case .dropOldestWrite(let c): entries.append(.init(time: t, step: .user(c, .dropOldestWrite), source: i))
             case .crash(let c, let point): entries.append(.init(time: t, step: .crash(c, point), source: i))
+            case .bulkCreate(let c, let first, let count, let n, let vals):
+                guard sc.contains(n) else { throw ScheduleError(path: "\(p).namespace", "namespace \(n.raw) is not in schema \(sc.name)") }
+                guard ScheduleLimits.bulkCounts.contains(count) else {
+                    throw ScheduleError(path: "\(p).count", ScheduleLimits.outOfRange("a number of entities to create", count, ScheduleLimits.bulkCounts) + "; split a larger batch into several bulkCreate actions")
+                }
+                try Self.check(first, path: "\(p).firstEntity")
+                // Both bounded: no overflow.
+                let last = UInt64(first.raw) + UInt64(count) - 1
+                guard last <= UInt64(ScheduleLimits.entityIDs.upperBound) else {
+                    throw ScheduleError(path: "\(p).count", "the ids \(first.raw)…\(last) end after \(ScheduleLimits.entityIDs.upperBound), the largest entity id; start lower or create fewer")
+                }
+                try Self.check(vals, n, sc, path: "\(p).set")
+                var ws: [UserWrite] = []
+                ws.reserveCapacity(count)
+                for k in 0..<count {
+                    let e = EntityID(first.raw + UInt32(k))
+                    if ns[e] != nil {
+                        throw ScheduleError(path: "\(p).firstEntity", "entity \(e.raw) (number \(k + 1) of the \(count) this bulkCreate makes, from \(first.raw)) already exists (ids are never reused); start after the ids in use")
+                    }
+                    ns[e] = n
+                    ws.append(write([.create(e, n, vals)]))
+                }
+                entries.append(.init(time: t, step: .bulk(c, ws), source: i))
             }
         }
         return CompiledSchedule(entries: entries, writeCount: Int(nextWrite), namespaces: ns)
@@ -267,6 +293,8 @@ extension Schedule {
         try within("syncIntervalMs", o.strategy.syncIntervalMs, ScheduleLimits.intervals, "a sync interval")
         try within("saveDelayMinMs", o.strategy.saveDelayMinMs, ScheduleLimits.saveDelays, "a save delay")
         try within("saveDelayMaxMs", o.strategy.saveDelayMaxMs, ScheduleLimits.saveDelays, "a save delay")
+        try within("pushBatchSize", o.strategy.pushBatchSize, ScheduleLimits.syncBatchSizes, "rows per push batch", unit: "")
+        try within("pullPageSize", o.strategy.pullPageSize, ScheduleLimits.syncBatchSizes, "rows per pull page", unit: "")
         guard o.strategy.saveDelayMinMs <= o.strategy.saveDelayMaxMs else {
             throw ScheduleError(path: "options.saveDelayMaxMs", "expected saveDelayMinMs ≤ saveDelayMaxMs, got \(o.strategy.saveDelayMinMs) > \(o.strategy.saveDelayMaxMs)")
         }

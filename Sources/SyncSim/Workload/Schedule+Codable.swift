@@ -176,6 +176,7 @@ extension Query: Codable {
 extension TimedAction: Codable {
     enum K: String, CodingKey {
         case at, `do`, client, entity, namespace, set, link, target, field, text, everyMs, sub, query, choice, point
+        case firstEntity, count
     }
 
     /// The keys each action kind takes besides `at` and `do`.
@@ -196,6 +197,7 @@ extension TimedAction: Codable {
         case .forceSync: return [.client, .choice]
         case .crash: return [.client, .point]
         case .syncNow: return [.client]
+        case .bulkCreate: return [.client, .firstEntity, .count, .namespace, .set]
         }
     }
 
@@ -234,6 +236,10 @@ extension TimedAction: Codable {
         case .dropOldest: action = .dropOldestWrite(try client())
         case .forceSync: action = .forceSync(try client(), try c.decode(ConflictChoice.self, forKey: .choice))
         case .syncNow: action = .syncNow(try client())
+        case .bulkCreate:
+            // `count` is range-checked by `compile()` (with the ids it spans); `set` is optional.
+            action = .bulkCreate(try client(), firstEntity: try entity(.firstEntity), count: try c.decode(Int.self, forKey: .count),
+                                 try c.decode(NamespaceID.self, forKey: .namespace), try c.decodeIfPresent(FieldSet.self, forKey: .set)?.values ?? [])
         case .crash:
             let point = try c.decode(String.self, forKey: .point)
             guard let p = CrashPoint(rawValue: point) else {
@@ -270,6 +276,9 @@ extension TimedAction: Codable {
             try c.encode(ch, forKey: .choice)
         case .crash(_, let p):
             try c.encode(p.rawValue, forKey: .point)
+        case .bulkCreate(_, let e, let n, let ns, let v):
+            try c.encode(e, forKey: .firstEntity); try c.encode(n, forKey: .count); try c.encode(ns, forKey: .namespace)
+            try c.encode(FieldSet(v), forKey: .set)
         case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .dropOldestWrite, .syncNow:
             break
         }
@@ -348,6 +357,7 @@ extension SimulationOptions: Codable {
         case clockSkewMs, conflictPolicy, conflictThinkMs, queueCap, connectTimeoutMs, unreachableDetectMs
         case settleLimitMs, maxEvents, sendTimeoutMs, syncIntervalMs, saveDelayMinMs, saveDelayMaxMs
         case pushPullOrder
+        case pushBatchSize, pullPageSize, pushPullIdempotentCreates
     }
 
     public init(from decoder: Decoder) throws {
@@ -376,6 +386,9 @@ extension SimulationOptions: Codable {
         try get(.saveDelayMinMs, &strategy.saveDelayMinMs)
         try get(.saveDelayMaxMs, &strategy.saveDelayMaxMs)
         try get(.pushPullOrder, &strategy.pushPullOrder)
+        try get(.pushBatchSize, &strategy.pushBatchSize)
+        try get(.pullPageSize, &strategy.pullPageSize)
+        try get(.pushPullIdempotentCreates, &strategy.pushPullIdempotentCreates)
     }
 
     /// Writes every option that differs from its default (files say only what matters).
@@ -404,6 +417,9 @@ extension SimulationOptions: Codable {
         try put(.saveDelayMinMs, strategy.saveDelayMinMs, d.strategy.saveDelayMinMs)
         try put(.saveDelayMaxMs, strategy.saveDelayMaxMs, d.strategy.saveDelayMaxMs)
         try put(.pushPullOrder, strategy.pushPullOrder, d.strategy.pushPullOrder)
+        try put(.pushBatchSize, strategy.pushBatchSize, d.strategy.pushBatchSize)
+        try put(.pullPageSize, strategy.pullPageSize, d.strategy.pullPageSize)
+        try put(.pushPullIdempotentCreates, strategy.pushPullIdempotentCreates, d.strategy.pushPullIdempotentCreates)
     }
 }
 
@@ -513,6 +529,8 @@ extension Action {
         case .crash(let c, let point): h.byte(19); h.combine(c.index); h.combine(point.rawValue)
         case .syncNow(let c): h.byte(20); h.combine(c.index)
         case .dropOldestWrite(let c): h.byte(21); h.combine(c.index)
+        case .bulkCreate(let c, let e, let n, let ns, let a):
+            h.byte(22); h.combine(c.index); h.combine(e.raw); h.combine(n); h.byte(ns.raw); Schedule.digest(a, into: &h)
         }
     }
 }

@@ -31,6 +31,14 @@ public enum ScheduleLimits {
     public static let maxEvents: ClosedRange<Int> = 1...2_000_000
     /// The pending-queue cap of strategies that have one.
     public static let queueCaps: ClosedRange<Int> = 1...100_000
+    /// Entities one `bulkCreate` makes: 1 … 10,000 (seed 004's "Large batch (10k items)").
+    /// Each is a write the simulator hands to the client, so the bound keeps a bulk linear and
+    /// small next to `maxEvents`.
+    public static let bulkCounts: ClosedRange<Int> = 1...10_000
+    /// `pushPull`'s push batch and pull page sizes (rows): 1 … 100,000. The defaults are the
+    /// upper bound, larger than any run's rows, so a run that does not set them pushes one batch
+    /// and pulls one page, as before they existed; seed 004 says 100 and 1,000.
+    public static let syncBatchSizes: ClosedRange<Int> = 1...100_000
     /// Rates in parts per million.
     public static let ppm: ClosedRange<UInt32> = 0...1_000_000
     /// Clients: `A` … `Z`.

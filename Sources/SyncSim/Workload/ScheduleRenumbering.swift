@@ -71,6 +71,10 @@ extension Action {
             return [e]
         case .link(_, let e, _, let t), .unlink(_, let e, _, let t):
             return [e, t]
+        case .bulkCreate(_, let first, let count, _, _):
+            // Every id of the range (a count outside its range is `compile()`'s to report).
+            let n = UInt32(min(max(count, 0), ScheduleLimits.bulkCounts.upperBound))
+            return (0..<n).compactMap { k in first.raw.addingReportingOverflow(k).overflow ? nil : EntityID(first.raw + k) }
         case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow:
             return []
         }
@@ -88,6 +92,9 @@ extension Action {
         case .serverCreate(let e, let n, let v): return .serverCreate(f(e), n, v)
         case .serverUpdate(let e, let v): return .serverUpdate(f(e), v)
         case .serverDelete(let e): return .serverDelete(f(e))
+        case .bulkCreate(let c, let first, let count, let n, let v):
+            // The range stays consecutive: renumbering keeps order, and no other id lies inside it.
+            return .bulkCreate(c, firstEntity: f(first), count: count, n, v)
         case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow:
             return self
         }

@@ -36,6 +36,11 @@ public struct WorkloadGenerator: Sendable {
         /// default: only `pushPull` has the button, and a schedule is shared by every strategy,
         /// so drawing it everywhere would change the other strategies' traces.
         public var syncNow = false
+        /// Whether schedules also hold one or two small `bulkCreate`s (2…24 entities of the
+        /// primary namespace, ids after every other) and `pushPull` pushes and pulls in small
+        /// batches and pages (1…8 rows), drawn from their own stream after the rest, so every
+        /// other action of a seed stays where it was. Off by default, so seeds keep their traces.
+        public var bulk = false
         public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default, stress: Bool = true) {
             self.clients = clients
             self.actions = actions
@@ -176,6 +181,7 @@ public struct WorkloadGenerator: Sendable {
         }
         b.closeWindows()
         if config.syncNow { b.addSyncNow(seed: seed) }
+        if config.bulk { b.addBulk(seed: seed) }
         return Schedule(schema: config.schema, options: b.options, initial: b.initial, actions: b.actions)
     }
 
@@ -199,6 +205,37 @@ public struct WorkloadGenerator: Sendable {
                 merged.append(a)
             }
             merged.append(contentsOf: taps[k...])
+            actions = merged
+        }
+
+        /// One or two bulk creates at times within the schedule (see `Config.bulk`), and small
+        /// push batches and pull pages, from the seed's own `bulk` stream; merged after the
+        /// actions already at the same time.
+        mutating func addBulk(seed: UInt64) {
+            var s = SimRandom(seed: seed).fork(.custom(0x62_756c_6b))
+            options.strategy.pushBatchSize = 1 + Int(s.below(8))
+            options.strategy.pullPageSize = 1 + Int(s.below(8))
+            let end = actions.last?.at ?? 0
+            var adds: [TimedAction] = []
+            for _ in 0..<(1 + Int(s.below(2))) {
+                let count = 2 + Int(s.below(23))
+                let first = EntityID(nextEntity)
+                nextEntity += UInt32(count)
+                let ns = roles.primary
+                var vals: [FieldAssignment] = []
+                if let f = schema.fields(of: ns).first(where: { schema.kind(of: $0) == .string }) { vals.append(FieldAssignment(f, .string("bulk\(first.raw)"))) }
+                adds.append(TimedAction(at: Int64(s.below(UInt64(end + 1))),
+                                        .bulkCreate(ClientID(Int(s.below(UInt64(clients)))), firstEntity: first, count: count, ns, vals)))
+            }
+            adds.sort { $0.at < $1.at }
+            var merged: [TimedAction] = []
+            merged.reserveCapacity(actions.count + adds.count)
+            var k = 0
+            for a in actions {
+                while k < adds.count && adds[k].at < a.at { merged.append(adds[k]); k += 1 }
+                merged.append(a)
+            }
+            merged.append(contentsOf: adds[k...])
             actions = merged
         }
 
