@@ -70,13 +70,33 @@ public struct AppliedTransaction: Hashable, Sendable {
     public var writes: [WriteID]
     /// The steps as the server applied them.
     public var ops: [Op]
+    /// Rows the server inserted in this transaction, with the ids it assigned (seed 004 §6.1:
+    /// the server maps a client id to its own row id). Empty for servers that keep one record
+    /// per logical entity and report no row ids; `noDuplicateRows` judges only what is here.
+    /// Not part of the trace hash (it restates `ops` for a correct server).
+    public var rows: [ServerRow]
 
-    public init(txID: UInt64, origin: Origin, writes: [WriteID], ops: [Op]) {
+    public init(txID: UInt64, origin: Origin, writes: [WriteID], ops: [Op], rows: [ServerRow] = []) {
         self.txID = txID
         self.origin = origin
         self.writes = writes
         self.ops = ops
+        self.rows = rows
     }
+}
+
+/// A row a server inserted: the logical entity it stores, the id the server gave it, and the
+/// client id the pushing client generated for it (seed 004 §6.4), if any.
+public struct ServerRow: Hashable, Sendable, CustomStringConvertible {
+    public var entity: EntityID
+    public var row: UInt64
+    public var clientKey: UInt64?
+    public init(entity: EntityID, row: UInt64, clientKey: UInt64? = nil) {
+        self.entity = entity
+        self.row = row
+        self.clientKey = clientKey
+    }
+    public var description: String { "row \(row) for #\(entity.raw)" }
 }
 
 /// An effect the server machine asks the simulator to carry out.

@@ -32,7 +32,7 @@ struct PushPullOrderTests {
         let fx = c.step(.timerFired(C.soonTimer), now: 600)
         let sent = fx.compactMap { if case .send(let m) = $0 { return m } else { return nil } }
         #expect(sent.count == 1)
-        guard case .push(2, 1, let rows)? = sent.first else { Issue.record("expected a push first, got \(sent)"); return }
+        guard case .push(2, 1, let rows, 0)? = sent.first else { Issue.record("expected a push first, got \(sent)"); return }
         #expect(rows.map(\.entity) == [EntityID(1)])
         let answer = c.step(.received(.pushed(sync: 2, results: [PushResult(entity: EntityID(1), outcome: .applied(serverKey: 1))])), now: 700)
         #expect(answer.contains(.event(.writeConfirmed(WriteID(0)))))
@@ -97,7 +97,7 @@ struct PushPullOrderTests {
         let (s, fx) = PushPullTests.pushOfARowChangedAfterLastPull(order: .pushThenPull)
         let e = EntityID(1)
         #expect(!fx.contains { if case .send(_, .pushRejected) = $0 { return true } else { return false } })
-        #expect(fx.contains { if case .send(_, .pushed(4, [PushResult(entity: e, outcome: .applied(serverKey: 1))])) = $0 { return true } else { return false } })
+        #expect(fx.contains { if case .send(_, .pushed(4, [PushResult(entity: e, outcome: .applied(serverKey: 1))], 0)) = $0 { return true } else { return false } })
         #expect(s.data[e]?[.title] == .string("c"))
     }
 

@@ -49,6 +49,8 @@ public struct PushPullClient: ClientMachine {
     let timeoutMs: Int64
     /// WatermelonDB's pull-then-push (default) or seed 004's push-then-pull.
     let order: PushPullOrder
+    /// Rows per push request (seed 004 §2.1 "batch max 100"; `StrategyOptions.pushBatchSize`).
+    let batchSize: Int
     /// Whether the run keeps a story: `.note` texts are built only then.
     let tracesNotes: Bool
     var random: SimRandom
@@ -66,6 +68,14 @@ public struct PushPullClient: ClientMachine {
     /// The rows as pushed by the running push (WatermelonDB marks a row synced only if it did not
     /// change since it was fetched for the push).
     var pushed: [PushRecord] = []
+    /// The running push: the batch in flight (numbered from 0) and the rows still to send in
+    /// later batches, in id order (seed 004 `pushLocalMutations`: one request per batch, each
+    /// answered and cleared before the next).
+    public private(set) var pushBatch: UInt32 = 0
+    var pushRemaining: [EntityID] = []
+    /// The running pull's page, numbered from 0 (seed 004 `pullRemoteChanges` recurses while
+    /// `hasMore`; `lastPulledAt` advances, and is persisted, page by page).
+    public private(set) var pullPage: UInt32 = 0
     var forceFromServerRequested = false
     var forceFromServerRunning = false
     var nextConflict: UInt32
@@ -85,6 +95,7 @@ public struct PushPullClient: ClientMachine {
         timeoutMs = context.options.sendTimeoutMs
         tracesNotes = context.tracesNotes
         order = context.options.pushPullOrder
+        batchSize = max(1, context.options.pushBatchSize)
         random = context.random
         syncCounter = UInt32(truncatingIfNeeded: context.incarnation) << 20
         nextConflict = UInt32(context.id.index) << 24 | UInt32(truncatingIfNeeded: context.incarnation) << 16
@@ -173,8 +184,18 @@ public struct PushPullClient: ClientMachine {
 
     mutating func pullPhase(sync s: UInt32, out: inout ClientOutbox<PushPullUp>) {
         phase = .pulling(s)
+        pullPage = 0
         if tracesNotes { out(.note(forceFromServerRunning ? "force sync from server: pulling everything, the push is skipped" : "sync #\(s): pulling changes since \(lastPulledAt.map(String.init) ?? "the beginning")")) }
         out(.send(.pull(sync: s, since: forceFromServerRunning ? nil : lastPulledAt)))
+        out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
+    }
+
+    /// The page just applied said `hasMore`: pull the next one from its cursor (now
+    /// `lastPulledAt`, already persisted, so a failure or a restart resumes from here).
+    mutating func pullNextPage(sync s: UInt32, out: inout ClientOutbox<PushPullUp>) {
+        pullPage += 1
+        if tracesNotes { out(.note("sync #\(s): the server has more (hasMore): pulling page \(pullPage + 1) from cursor \(lastPulledAt.map(String.init) ?? "none")")) }
+        out(.send(.pull(sync: s, since: lastPulledAt, page: pullPage)))
         out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
     }
 
@@ -199,6 +220,7 @@ public struct PushPullClient: ClientMachine {
         if let s = runningSync { out(.cancelTimer(Self.requestTimer(s))) }
         phase = .idle
         pushed = []
+        pushRemaining = []
         forceFromServerRunning = false
         queue.markFailed(why)
         persist(out: &out)
@@ -223,6 +245,7 @@ public struct PushPullClient: ClientMachine {
         if let s = runningSync { out(.cancelTimer(Self.requestTimer(s))) }
         phase = .idle
         pushed = []
+        pushRemaining = []
         failures = 0
         // Changes made while this sync ran, or a force requested meanwhile: sync again.
         if forceFromServerRequested || pushable.contains(where: { queue.hasPending(on: $0.entity) || $0.force }) {
@@ -232,15 +255,28 @@ public struct PushPullClient: ClientMachine {
 
     mutating func receive(_ m: PushPullDown, now: Int64, out: inout ClientOutbox<PushPullUp>) {
         switch m {
-        case .pulled(let s, let changes, let deleted, let ts):
-            // Answers to requests that are not the running one (late, duplicated) are ignored.
-            guard phase == .pulling(s) else { return }
-            applyPull(changes, deleted, timestamp: ts, out: &out)
-            if order == .pullThenPush { pushPhase(sync: s, now: now, out: &out) } else { finishSync(now: now, out: &out) }
-        case .pushed(let s, let results):
-            guard phase == .pushing(s) else { return }
+        case .pulled(let s, let changes, let deleted, let ts, let more, let page):
+            // Answers to requests that are not the running one (late, duplicated, an earlier
+            // page) are ignored.
+            guard phase == .pulling(s), page == pullPage else { return }
+            applyPull(changes, deleted, timestamp: ts, more: more, out: &out)
+            if more {
+                pullNextPage(sync: s, out: &out)
+            } else if order == .pullThenPush {
+                pushPhase(sync: s, now: now, out: &out)
+            } else {
+                finishSync(now: now, out: &out)
+            }
+        case .pushed(let s, let results, let batch):
+            guard phase == .pushing(s), batch == pushBatch else { return }
             applyPushResults(results, out: &out)
-            if order == .pullThenPush { finishSync(now: now, out: &out) } else { pullPhase(sync: s, out: &out) }
+            if !pushRemaining.isEmpty {
+                sendBatch(sync: s, out: &out)
+            } else if order == .pullThenPush {
+                finishSync(now: now, out: &out)
+            } else {
+                pullPhase(sync: s, out: &out)
+            }
         case .pushRejected(let s, _):
             // WatermelonDB: the client must pull again and retry the whole sync.
             guard phase == .pushing(s) else { return }
@@ -251,7 +287,7 @@ public struct PushPullClient: ClientMachine {
         }
     }
 
-    mutating func applyPull(_ changes: [RemoteRecord], _ deleted: [EntityID], timestamp: UInt64, out: inout ClientOutbox<PushPullUp>) {
+    mutating func applyPull(_ changes: [RemoteRecord], _ deleted: [EntityID], timestamp: UInt64, more: Bool = false, out: inout ClientOutbox<PushPullUp>) {
         if forceFromServerRunning {
             // Seed 004 §3.1: skip push, hard-reset the local tables to the server's rows.
             forceFromServerRunning = false
@@ -283,7 +319,7 @@ public struct PushPullClient: ClientMachine {
             }
         }
         if tracesNotes {
-            out(.note("pull applied: \(changes.count) changed rows, \(deleted.count) deleted ids; lastPulledAt \(lastPulledAt.map(String.init) ?? "none") → \(timestamp)"))
+            out(.note("pull applied: \(changes.count) changed rows, \(deleted.count) deleted ids; lastPulledAt \(lastPulledAt.map(String.init) ?? "none") → \(timestamp)" + (more ? " (page \(pullPage + 1); more to come)" : "")))
         }
         lastPulledAt = timestamp
         persist(out: &out)
@@ -303,18 +339,40 @@ public struct PushPullClient: ClientMachine {
             if order == .pullThenPush { finishSync(now: now, out: &out) } else { pullPhase(sync: s, out: &out) }
             return
         }
+        pushRemaining = rows.map(\.entity)
+        pushBatch = 0
+        phase = .pushing(s)
+        if tracesNotes && rows.count > batchSize {
+            out(.note("pushing \(rows.count) locally changed rows in \((rows.count + batchSize - 1) / batchSize) batches of at most \(batchSize) (seed 004 §2.1)"))
+        }
+        sendBatch(sync: s, first: true, out: &out)
+    }
+
+    /// Sends the next batch of the running push: the next `batchSize` rows of `pushRemaining`
+    /// that are still locally changed and not waiting for a conflict answer, as they are now
+    /// (a row edited since the push began goes with its edit). Rows that need no push any more
+    /// are skipped; if none is left the push is over.
+    mutating func sendBatch(sync s: UInt32, first: Bool = false, out: inout ClientOutbox<PushPullUp>) {
         var batch: [PushRecord] = []
-        for r in rows {
-            let ws = queue.outstandingWrites(on: r.entity)
-            queue.markSending(r.entity)
-            batch.append(PushRecord(entity: r.entity, clientKey: r.clientKey, serverKey: r.serverKey, status: r.status,
+        var taken = 0
+        while taken < pushRemaining.count && batch.count < batchSize {
+            let e = pushRemaining[taken]
+            taken += 1
+            guard let r = records[e], r.isLocallyChanged, !conflicts.contains(where: { $0.entity == e }) else { continue }
+            let ws = queue.outstandingWrites(on: e)
+            queue.markSending(e)
+            batch.append(PushRecord(entity: e, clientKey: r.clientKey, serverKey: r.serverKey, status: r.status,
                                     record: r.record, updatedAt: r.updatedAt, writes: ws, force: r.force))
         }
+        pushRemaining.removeFirst(taken)
+        if !first { pushBatch += 1 }
         pushed = batch
-        phase = .pushing(s)
-        if tracesNotes { out(.note("pushing \(batch.count) locally changed rows (full rows, record-level updatedAt)")) }
+        if tracesNotes {
+            let part = first && pushRemaining.isEmpty ? "" : " (batch \(pushBatch + 1); \(pushRemaining.count) rows wait for later batches)"
+            out(.note("pushing \(batch.count) locally changed rows (full rows, record-level updatedAt)" + part))
+        }
         persist(out: &out)
-        out(.send(.push(sync: s, lastPulledAt: lastPulledAt ?? 0, records: batch)))
+        out(.send(.push(sync: s, lastPulledAt: lastPulledAt ?? 0, records: batch, batch: pushBatch)))
         out(.setTimer(Self.requestTimer(s), afterMs: timeoutMs))
     }
 

@@ -87,9 +87,12 @@ public struct PushResult: Hashable, Sendable, StableHashable {
 
 public enum PushPullUp: WireMessage {
     /// `pullChanges({ lastPulledAt })`; `since` nil = everything (first sync, force from server).
-    case pull(sync: UInt32, since: UInt64?)
-    /// `pushChanges({ changes, lastPulledAt })`.
-    case push(sync: UInt32, lastPulledAt: UInt64, records: [PushRecord])
+    /// `page` counts the pages of one sync (seed 004 `syncPullSpace` with `hasMore`): the answer
+    /// names it, so a late or duplicated answer to an earlier page is told apart.
+    case pull(sync: UInt32, since: UInt64?, page: UInt32 = 0)
+    /// `pushChanges({ changes, lastPulledAt })`, in batches of at most `pushBatchSize` rows
+    /// (seed 004 §2.1 "batch max 100"); `batch` counts the batches of one sync.
+    case push(sync: UInt32, lastPulledAt: UInt64, records: [PushRecord], batch: UInt32 = 0)
 
     public var kind: String {
         switch self {
@@ -99,34 +102,54 @@ public enum PushPullUp: WireMessage {
     }
 
     public var carriedWrites: [WriteID] {
-        guard case .push(_, _, let rs) = self else { return [] }
+        guard case .push(_, _, let rs, _) = self else { return [] }
         var out: [WriteID] = []
-        for r in rs { for w in r.writes where !out.contains(w) { out.append(w) } }
+        var seen = Set<WriteID>()
+        for r in rs { for w in r.writes where seen.insert(w).inserted { out.append(w) } }
         return out
     }
 
     public var description: String {
         switch self {
-        case .pull(let s, let since): return "pull #\(s) since \(since.map(String.init) ?? "the beginning")"
-        case .push(let s, let at, let rs): return "push #\(s) lastPulledAt \(at): " + rs.map(\.description).joined(separator: "; ")
+        case .pull(let s, let since, let page):
+            return "pull #\(s)\(page == 0 ? "" : " page \(page + 1)") since \(since.map(String.init) ?? "the beginning")"
+        case .push(let s, let at, let rs, let b):
+            return "push #\(s)\(b == 0 ? "" : " batch \(b + 1)") lastPulledAt \(at): " + PushPullText.list(rs.map(\.description), rows: rs.count)
         }
     }
 
     public func stableHash(into h: inout StableHasher) {
         switch self {
-        case .pull(let s, let since): h.byte(1); h.combine(s); h.combine(since.map { Int64(bitPattern: $0) } ?? -1)
-        case .push(let s, let at, let rs):
+        case .pull(let s, let since, let page):
+            h.byte(1); h.combine(s); h.combine(since.map { Int64(bitPattern: $0) } ?? -1)
+            // Only later pages add to the hash: a run of one page hashes as before pages existed.
+            if page != 0 { h.byte(0xB1); h.combine(page) }
+        case .push(let s, let at, let rs, let b):
             h.byte(2); h.combine(s); h.combine(at); h.combine(rs.count)
             for r in rs { r.stableHash(into: &h) }
+            if b != 0 { h.byte(0xB2); h.combine(b) }
         }
+    }
+}
+
+/// Message sentences of bulk syncs stay readable: long row lists are clipped in the story (the
+/// hash covers every row).
+enum PushPullText {
+    static let shownRows = 12
+    static func list(_ parts: [String], rows: Int) -> String {
+        guard parts.count > shownRows else { return parts.joined(separator: "; ") }
+        return parts.prefix(shownRows - 2).joined(separator: "; ") + "; … \(parts.count - shownRows + 1) more …; " + parts[parts.count - 1]
+            + " (\(rows) rows)"
     }
 }
 
 public enum PushPullDown: WireMessage {
     /// `{ changes, timestamp }`: rows changed and ids deleted since the asked-for point, and the
-    /// server's change counter to use as the next `lastPulledAt`.
-    case pulled(sync: UInt32, changes: [RemoteRecord], deleted: [EntityID], timestamp: UInt64)
-    case pushed(sync: UInt32, results: [PushResult])
+    /// server's change counter to use as the next `lastPulledAt`. With `hasMore` (seed 004
+    /// `SyncPullResponse.hasMore`) the page stopped at `pullPageSize` rows and `timestamp` is
+    /// the page's cursor: the stamp of its last row, so a pull from it resumes exactly there.
+    case pulled(sync: UInt32, changes: [RemoteRecord], deleted: [EntityID], timestamp: UInt64, hasMore: Bool = false, page: UInt32 = 0)
+    case pushed(sync: UInt32, results: [PushResult], batch: UInt32 = 0)
     /// WatermelonDB: a pushed row changed on the server after `lastPulledAt`; nothing was written.
     case pushRejected(sync: UInt32, reason: String)
 
@@ -140,27 +163,31 @@ public enum PushPullDown: WireMessage {
 
     public var description: String {
         switch self {
-        case .pulled(let s, let ch, let del, let ts):
+        case .pulled(let s, let ch, let del, let ts, let more, let page):
             var parts = ch.map(\.description)
             parts.append(contentsOf: del.map { "deleted #\($0.raw)" })
-            return "pulled #\(s) timestamp \(ts): " + (parts.isEmpty ? "no changes" : parts.joined(separator: "; "))
-        case .pushed(let s, let rs):
-            return "pushed #\(s): " + rs.map { "#\($0.entity.raw) \($0.outcome)" }.joined(separator: "; ")
+            let head = "pulled #\(s)\(page == 0 ? "" : " page \(page + 1)") timestamp \(ts)\(more ? " (hasMore)" : ""): "
+            return head + (parts.isEmpty ? "no changes" : PushPullText.list(parts, rows: parts.count))
+        case .pushed(let s, let rs, let b):
+            return "pushed #\(s)\(b == 0 ? "" : " batch \(b + 1)"): " + PushPullText.list(rs.map { "#\($0.entity.raw) \($0.outcome)" }, rows: rs.count)
         case .pushRejected(let s, let why): return "push #\(s) rejected: \(why)"
         }
     }
 
     public func stableHash(into h: inout StableHasher) {
         switch self {
-        case .pulled(let s, let ch, let del, let ts):
+        case .pulled(let s, let ch, let del, let ts, let more, let page):
             h.byte(1); h.combine(s); h.combine(ch.count)
             for r in ch { r.stableHash(into: &h) }
             h.combine(del.count)
             for d in del { h.combine(d.raw) }
             h.combine(ts)
-        case .pushed(let s, let rs):
+            // Only paging adds to the hash: a one-page answer hashes as before pages existed.
+            if more || page != 0 { h.byte(0xB3); h.combine(more); h.combine(page) }
+        case .pushed(let s, let rs, let b):
             h.byte(2); h.combine(s); h.combine(rs.count)
             for r in rs { r.stableHash(into: &h) }
+            if b != 0 { h.byte(0xB4); h.combine(b) }
         case .pushRejected(let s, let why): h.byte(3); h.combine(s); h.combine(why)
         }
     }

@@ -13,6 +13,10 @@
 /// | deleting an entity clears links to it (and re-stamps the linking rows so they are pulled) | `EntityStore` semantics |
 /// | back-office writes apply directly with `updatedAt` = server time; a back-office delete of an id the server has not received yet leaves a tombstone too | seed 004 (server-side writer) |
 ///
+/// | every row the server inserts is logged with its server id (`AppliedTransaction.rows`), so `noDuplicateRows` can count rows per entity from the log alone | seed 004 §6.1 `SyncResultItem.id` |
+/// | `pushPullIdempotentCreates` = false (a modelled bug, off by default): a pushed create of a client id the server has inserts a second row | seed 004 testing matrix "no duplicates" (what it guards against) |
+/// | a pull answers at most `pullPageSize` rows in stamp order; a fuller answer says `hasMore` with the last row's stamp as the cursor | seed 004 `syncPullSpace(limit)`, `SyncPullResponse.hasMore` |
+///
 /// No idempotency key: a row pushed again after a lost answer is written again if it differs at
 /// all from the server's row, so its writes are applied twice (reported, not hidden).
 public struct PushPullServer: ServerMachine {
@@ -45,10 +49,22 @@ public struct PushPullServer: ServerMachine {
     /// With `.pushThenPull` (seed 004's backend) a push is judged row by row only; WatermelonDB's
     /// backend (`.pullThenPush`) also refuses a whole push that missed a change.
     let order: PushPullOrder
+    /// Rows (changed and deleted) per pull page (`StrategyOptions.pullPageSize`).
+    let pageSize: Int
+    /// A create pushed again for a client id the server has is the same row (see
+    /// `StrategyOptions.pushPullIdempotentCreates`); false inserts a second row.
+    let idempotentCreates: Bool
+    /// Server rows inserted beyond an entity's first (only with `idempotentCreates` off): row id
+    /// → entity. The logical entity keeps one record in `data` (clients and oracles know
+    /// entities by their logical ids); the extra rows exist only here and in the log's
+    /// `AppliedTransaction.rows`, which `noDuplicateRows` reads.
+    public private(set) var duplicateRows: [(row: UInt64, entity: EntityID)] = []
 
-    public init(schema: Schema = .default, order: PushPullOrder = .pullThenPush) {
+    public init(schema: Schema = .default, order: PushPullOrder = .pullThenPush, pageSize: Int = 100_000, idempotentCreates: Bool = true) {
         self.schema = schema
         self.order = order
+        self.pageSize = max(1, pageSize)
+        self.idempotentCreates = idempotentCreates
     }
 
     public mutating func handle(_ input: ServerInput<PushPullUp>, now: Int64, out: inout ServerOutbox<PushPullDown>) {
@@ -64,32 +80,42 @@ public struct PushPullServer: ServerMachine {
             self = next
             txID += 1
             out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: w.id.raw == UInt32.max ? [] : [w.id], ops: w.ops)))
-        case .received(let c, .pull(let sync, let since)):
-            out(.send(c, pull(sync: sync, since: since)))
-        case .received(let c, .push(let sync, let lastPulledAt, let records)):
-            push(c, sync: sync, lastPulledAt: lastPulledAt, records: records, out: &out)
+        case .received(let c, .pull(let sync, let since, let page)):
+            out(.send(c, pull(sync: sync, since: since, page: page)))
+        case .received(let c, .push(let sync, let lastPulledAt, let records, let batch)):
+            push(c, sync: sync, lastPulledAt: lastPulledAt, records: records, batch: batch, out: &out)
         }
     }
 
     // MARK: - Pull
 
-    /// Rows and tombstones stamped after `since`, each in id order (everything for nil).
-    func pull(sync: UInt32, since: UInt64?) -> PushPullDown {
+    /// Rows and tombstones stamped after `since` (every live row for nil), at most `pageSize`
+    /// of them taken in stamp order, each kind in id order. A fuller answer says `hasMore` and
+    /// carries as `timestamp` the stamp of its last row (the cursor): stamps are unique and
+    /// ascending, so the next page, pulled from the cursor, starts exactly after it — nothing is
+    /// skipped, and a row sent twice is one that changed again after its page (seed 004
+    /// `syncPullSpace(limit)`, `hasMore`; the client pulls again until it is false).
+    func pull(sync: UInt32, since: UInt64?, page: UInt32 = 0) -> PushPullDown {
         var changes: [RemoteRecord] = []
         var deleted: [EntityID] = []
-        guard let since else {
-            for (e, r) in data.entities {
-                guard let m = meta[e] else { continue }
-                changes.append(RemoteRecord(entity: e, serverKey: m.serverKey, record: r, updatedAt: m.updatedAt))
-            }
-            return .pulled(sync: sync, changes: changes, deleted: deleted, timestamp: version)
-        }
         var lo = 0, hi = stamps.count
-        while lo < hi { let m = (lo + hi) / 2; if stamps[m].version <= since { lo = m + 1 } else { hi = m } }
+        if let since {
+            while lo < hi { let m = (lo + hi) / 2; if stamps[m].version <= since { lo = m + 1 } else { hi = m } }
+        }
         var rows: [EntityID] = []
+        var taken = 0
+        var cursor = version
+        var more = false
         for k in lo..<stamps.count {
             let (v, e) = stamps[k]
-            if meta[e]?.version == v { rows.append(e) } else if tombstones[e] == v { deleted.append(e) }
+            let isRow = meta[e]?.version == v
+            // A tombstone is news only to a client that may hold the row (an incremental pull).
+            let isTomb = !isRow && since != nil && tombstones[e] == v
+            guard isRow || isTomb else { continue }
+            if taken == pageSize { more = true; break }
+            taken += 1
+            cursor = v
+            if isRow { rows.append(e) } else { deleted.append(e) }
         }
         rows.sort()
         deleted.sort()
@@ -97,7 +123,7 @@ public struct PushPullServer: ServerMachine {
             guard let r = data[e], let m = meta[e] else { continue }
             changes.append(RemoteRecord(entity: e, serverKey: m.serverKey, record: r, updatedAt: m.updatedAt))
         }
-        return .pulled(sync: sync, changes: changes, deleted: deleted, timestamp: version)
+        return .pulled(sync: sync, changes: changes, deleted: deleted, timestamp: more ? cursor : version, hasMore: more, page: page)
     }
 
     func remote(_ e: EntityID) -> RemoteRecord? {
@@ -107,7 +133,7 @@ public struct PushPullServer: ServerMachine {
 
     // MARK: - Push
 
-    mutating func push(_ c: ClientID, sync: UInt32, lastPulledAt: UInt64, records: [PushRecord], out: inout ServerOutbox<PushPullDown>) {
+    mutating func push(_ c: ClientID, sync: UInt32, lastPulledAt: UInt64, records: [PushRecord], batch: UInt32 = 0, out: inout ServerOutbox<PushPullDown>) {
         let writes = PushPullUp.push(sync: sync, lastPulledAt: lastPulledAt, records: records).carriedWrites
         // WatermelonDB: refuse the whole push if a row changed after the client's last pull.
         for p in records where !p.force && order == .pullThenPush {
@@ -121,18 +147,20 @@ public struct PushPullServer: ServerMachine {
         }
         var results: [PushResult] = []
         var appliedWrites: [WriteID] = []
+        var seen = Set<WriteID>()
         var ops: [Op] = []
+        var rows: [ServerRow] = []
         for p in records {
-            let outcome = pushOne(p, ops: &ops, out: &out)
-            if case .applied = outcome { for w in p.writes where !appliedWrites.contains(w) { appliedWrites.append(w) } }
+            let outcome = pushOne(p, ops: &ops, rows: &rows, out: &out)
+            if case .applied = outcome { for w in p.writes where seen.insert(w).inserted { appliedWrites.append(w) } }
             results.append(PushResult(entity: p.entity, outcome: outcome))
         }
         linkRowsCreatedLater(records, results, ops: &ops)
         if !appliedWrites.isEmpty || !ops.isEmpty {
             txID += 1
-            out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: appliedWrites, ops: ops)))
+            out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: appliedWrites, ops: ops, rows: rows)))
         }
-        out(.send(c, .pushed(sync: sync, results: results)))
+        out(.send(c, .pushed(sync: sync, results: results, batch: batch)))
     }
 
     /// Links a pushed row holds to rows created later in the same push. WatermelonDB's relations
@@ -154,7 +182,7 @@ public struct PushPullServer: ServerMachine {
         }
     }
 
-    mutating func pushOne(_ p: PushRecord, ops: inout [Op], out: inout ServerOutbox<PushPullDown>) -> PushOutcome {
+    mutating func pushOne(_ p: PushRecord, ops: inout [Op], rows: inout [ServerRow], out: inout ServerOutbox<PushPullDown>) -> PushOutcome {
         let e = p.entity
         let ns = p.record.namespace
         // The id mapping (seed 004 §6.1): server id, else client id, else the logical id.
@@ -190,6 +218,7 @@ public struct PushPullServer: ServerMachine {
             stamp(e)
             byServerKey[key] = e
             if let ck = p.clientKey { byClientKey[ck] = e }
+            rows.append(ServerRow(entity: e, row: key, clientKey: p.clientKey))
             ops.append(.create(e, ns, assignments(rec)))
             for l in schema.links(of: ns) { for t in rec.targets(l) { ops.append(.link(e, l, t)) } }
             return .applied(serverKey: key)
@@ -197,6 +226,22 @@ public struct PushPullServer: ServerMachine {
         if s.namespace != ns {
             out(.invalidInput("push of entity \(e.raw) as a \(ns.singular), but it is a \(s.namespace.singular)"))
             return .gone
+        }
+        if !idempotentCreates && p.status == .created {
+            // The modelled bug: the server runs an INSERT for every pushed `insert` operation,
+            // so a create retried after a lost answer becomes a second row with its own id.
+            let key = nextServerKey
+            nextServerKey += 1
+            byServerKey[key] = e
+            duplicateRows.append((key, e))
+            rows.append(ServerRow(entity: e, row: key, clientKey: p.clientKey))
+            bump()
+            data[e] = normalized(p.record, self: e)
+            meta[e]!.updatedAt = p.updatedAt
+            meta[e]!.version = version
+            stamp(e)
+            ops.append(.create(e, ns, assignments(data[e]!)))
+            return .applied(serverKey: key)
         }
         if p.status != .deleted && normalized(p.record, self: e) == s && p.updatedAt == m.updatedAt {
             return .unchanged(serverKey: m.serverKey)

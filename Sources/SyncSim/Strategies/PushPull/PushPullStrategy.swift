@@ -81,6 +81,7 @@ public struct PushPullStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> PushPullServer {
-        PushPullServer(schema: context.schema, order: context.options.pushPullOrder)
+        PushPullServer(schema: context.schema, order: context.options.pushPullOrder, pageSize: context.options.pullPageSize,
+                       idempotentCreates: context.options.pushPullIdempotentCreates)
     }
 }
