@@ -129,6 +129,8 @@ public struct InvariantCatalog: Sendable {
             return "no message is sent while the device reports it is offline"
         case .liveness:
             return "after heal the run settles (nothing in flight, nothing pending, views equal to the server) within the virtual-time and event bounds"
+        case .noDuplicateRows:
+            return "at most one server row per entity: a create retried after a lost answer never becomes a second row (server row ids from the log)"
         default:
             return "user invariant '\(id.rawValue)' (not a built-in; its summary comes with its definition)"
         }

@@ -235,10 +235,16 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
     /// No message is sent by a client while its device reports it is offline (the datagram
     /// counterpart of `noReconnectWhileOffline`; seed 000 §2.1).
     public static let noRequestWhileOffline = InvariantID(trusted: "noRequestWhileOffline", rank: 21)
+    /// At most one server row per entity: from the server's log (`AppliedTransaction.rows`, the
+    /// rows it inserted with the ids it gave them), no entity gets a second row id — a create
+    /// retried after a lost answer is the same row, not a duplicate (seed 004's testing matrix,
+    /// "no duplicates"). Servers that report no row ids cannot violate it
+    /// (`Monitor+Rows.swift`).
+    public static let noDuplicateRows = InvariantID(trusted: "noDuplicateRows", rank: 22)
     /// After heal the run settles — nothing in flight, nothing pending, no open prompt, every
     /// subscription equal to the server's answer — within the virtual-time and event bounds.
     /// The only liveness property: violated by running out of time or events, never a hang.
-    public static let liveness = InvariantID(trusted: "liveness", rank: 22)
+    public static let liveness = InvariantID(trusted: "liveness", rank: 23)
 
     /// The built-in invariants in catalog order: the order of reports, `list invariants` and
     /// sorting. Each element's position is its `rank` (a test checks they agree).
@@ -248,7 +254,7 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
         .queryOnceOfflineFails, .cachedSubscriptionOffline, .noReconnectWhileOffline,
         .nestedSubscriptionReyields, .queueCapNoSilentDrop, .toldOutcomeIsTrue, .noPhantomWrite,
         .neverRevertOwnWrite, .clientWriteOrder, .monotonicReads, .timelyFeedback, .linkIntegrity,
-        .noRequestWhileOffline, .liveness,
+        .noRequestWhileOffline, .noDuplicateRows, .liveness,
     ]
 
     /// The built-ins (`builtIns`), kept under the name callers used when `InvariantID` was a

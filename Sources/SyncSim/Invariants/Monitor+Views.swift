@@ -189,9 +189,12 @@ extension Monitor {
                                                   _ sim: O, at t: Int64) {
         let h = sim.history
         // A write leaves the open set once its outcome is known: told, or out of the queue.
+        // A set once the queue is long (a bulk create leaves thousands pending): a linear
+        // search per open write made each yield quadratic in the queue.
+        let pendingSet = pending.count > 32 ? Set(pending) : nil
         openWrites[c.index].removeAll { i in
             let w = h.intents[Int(i)].write.id
-            return toldRejected.contains(w) || feedbackAt[w] != nil || !pending.contains(w)
+            return toldRejected.contains(w) || feedbackAt[w] != nil || !(pendingSet?.contains(w) ?? pending.contains(w))
         }
         guard !openWrites[c.index].isEmpty else { return }
         // Constant for a run: read once (a strategy's `info` builds its whole description).

@@ -20,6 +20,8 @@ struct Monitor: Sendable {
     var resurrectionReported = Set<EntityID>()
     /// How many transactions each write appeared in.
     var applications: [WriteID: Int] = [:]
+    /// Server rows per entity, from the log (`Monitor+Rows.swift`).
+    var rowLedger = RowLedger()
     /// Queries each client has seen a server-backed result for while connected (the cache a
     /// persistent client may show offline), per client.
     var cachedQueries: [[Query]]
@@ -189,6 +191,7 @@ struct Monitor: Sendable {
         let index = appliedCount
         appliedCount += 1
         noteVersions(tx, index: index, data: data)
+        noteRows(tx, at: time)
         for w in tx.writes {
             let n = (applications[w] ?? 0) + 1
             applications[w] = n

@@ -17,6 +17,7 @@ enum HistoryCoverage {
         case .cachedSubscriptionOffline: return net ?? views
         case .queryOnceOfflineFails, .noReconnectWhileOffline, .noRequestWhileOffline: return net
         case .timelyFeedback: return seen.heal ? nil : "no moment the network became healthy recorded (a heal line, or heal on the end line)"
+        case .noDuplicateRows: return "no server row ids recorded (the history format has no row ids yet)"
         case .noGhostDeletion, .noResurrection, .noDuplicateApplication, .toldOutcomeIsTrue, .clientWriteOrder, .linkIntegrity, .liveness:
             return nil
         default:

@@ -21,7 +21,7 @@ public enum InvariantReach {
         case "noGhostDeletion", "noResurrection": return .deleteRacingEdit
         case "typingConvergesToLastKeystroke": return .typingBurstOffline
         case "noLostAcknowledgedWrite": return .restartWithPendingWrites
-        case "noDuplicateApplication": return .duplicateMutationDelivery
+        case "noDuplicateApplication", "noDuplicateRows": return .duplicateMutationDelivery
         case "queryOnceOfflineFails": return .queryOnceOffline
         case "cachedSubscriptionOffline": return .subscribeWhileOffline
         case "noReconnectWhileOffline", "noRequestWhileOffline", "neverRevertOwnWrite": return .writeWhileOffline

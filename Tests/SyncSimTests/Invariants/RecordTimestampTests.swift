@@ -116,9 +116,9 @@ struct StampBlindServer: ServerMachine {
     var inner: PushPullServer
     var data: EntityStore { inner.data }
     mutating func handle(_ input: ServerInput<PushPullUp>, now: Int64, out: inout ServerOutbox<PushPullDown>) {
-        if case .received(let c, .push(let s, let at, var rows)) = input {
+        if case .received(let c, .push(let s, let at, var rows, let batch)) = input {
             for i in rows.indices { rows[i].force = true }
-            inner.handle(.received(from: c, .push(sync: s, lastPulledAt: at, records: rows)), now: now, out: &out)
+            inner.handle(.received(from: c, .push(sync: s, lastPulledAt: at, records: rows, batch: batch)), now: now, out: &out)
         } else {
             inner.handle(input, now: now, out: &out)
         }

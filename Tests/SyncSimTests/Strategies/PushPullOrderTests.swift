@@ -88,7 +88,7 @@ struct PushPullOrderTests {
         #expect(c.records[EntityID(1)]?.status == .updated)
         #expect(c.pendingWrites == [WriteID(0)])
         // The row is pushed again at once (it changed while the sync ran).
-        #expect(fx.contains { if case .send(.push(3, 2, _)) = $0 { return true } else { return false } })
+        #expect(fx.contains { if case .send(.push(3, 2, _, _)) = $0 { return true } else { return false } })
     }
 
     /// Seed 004's backend judges each row; it does not refuse a whole push that missed a change

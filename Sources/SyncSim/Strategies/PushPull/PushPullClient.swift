@@ -119,6 +119,7 @@ public struct PushPullClient: ClientMachine {
     }
 
     public var pendingWrites: [WriteID] { queue.outstandingWrites }
+    public var pendingWriteCount: Int { queue.outstandingWriteCount }
 
     // MARK: - Inputs
 
@@ -339,7 +340,7 @@ public struct PushPullClient: ClientMachine {
             if order == .pullThenPush { finishSync(now: now, out: &out) } else { pullPhase(sync: s, out: &out) }
             return
         }
-        pushRemaining = rows.map(\.entity)
+        pushRemaining = rows.count > batchSize ? Self.groupedByType(rows, schema: schema) : rows.map(\.entity)
         pushBatch = 0
         phase = .pushing(s)
         if tracesNotes && rows.count > batchSize {
@@ -348,23 +349,53 @@ public struct PushPullClient: ClientMachine {
         sendBatch(sync: s, first: true, out: &out)
     }
 
+    /// Seed 004 §2.1 "group by entity, batch max 100": when a push needs several batches, its
+    /// rows go grouped by type, link targets' types first (profiles before the posts that link
+    /// to them), each type in id order. Why: the server keeps no link to a row it does not have,
+    /// so a post in an earlier batch than the profile it links to would lose its author (one
+    /// push sets such links once all its rows are in, `linkRowsCreatedLater`; batches are
+    /// separate pushes). Types that link to each other in a cycle keep id order among
+    /// themselves. A push of one batch keeps id order, as before batches existed.
+    static func groupedByType(_ rows: [LocalRecord], schema: Schema) -> [EntityID] {
+        var rank = [Int](repeating: -1, count: schema.namespaceIDs.count)
+        var next = 0
+        var progress = true
+        while progress {
+            progress = false
+            for n in schema.namespaceIDs where rank[Int(n.raw)] < 0 {
+                let ready = schema.links(of: n).allSatisfy { l in
+                    let t = schema.target(of: l)
+                    return t == n || rank[Int(t.raw)] >= 0
+                }
+                if ready { rank[Int(n.raw)] = next; next += 1; progress = true }
+            }
+        }
+        for n in schema.namespaceIDs where rank[Int(n.raw)] < 0 { rank[Int(n.raw)] = next }
+        return rows.map { (rank[Int($0.record.namespace.raw)], $0.entity) }.sorted { $0 < $1 }.map(\.1)
+    }
+
     /// Sends the next batch of the running push: the next `batchSize` rows of `pushRemaining`
     /// that are still locally changed and not waiting for a conflict answer, as they are now
     /// (a row edited since the push began goes with its edit). Rows that need no push any more
     /// are skipped; if none is left the push is over.
     mutating func sendBatch(sync s: UInt32, first: Bool = false, out: inout ClientOutbox<PushPullUp>) {
-        var batch: [PushRecord] = []
+        var ids: [EntityID] = []
         var taken = 0
-        while taken < pushRemaining.count && batch.count < batchSize {
+        while taken < pushRemaining.count && ids.count < batchSize {
             let e = pushRemaining[taken]
             taken += 1
             guard let r = records[e], r.isLocallyChanged, !conflicts.contains(where: { $0.entity == e }) else { continue }
-            let ws = queue.outstandingWrites(on: e)
-            queue.markSending(e)
-            batch.append(PushRecord(entity: e, clientKey: r.clientKey, serverKey: r.serverKey, status: r.status,
-                                    record: r.record, updatedAt: r.updatedAt, writes: ws, force: r.force))
+            ids.append(e)
         }
         pushRemaining.removeFirst(taken)
+        let writes = queue.takeForSending(ids)
+        var batch: [PushRecord] = []
+        batch.reserveCapacity(ids.count)
+        for (k, e) in ids.enumerated() {
+            guard let r = records[e] else { continue }
+            batch.append(PushRecord(entity: e, clientKey: r.clientKey, serverKey: r.serverKey, status: r.status,
+                                    record: r.record, updatedAt: r.updatedAt, writes: writes[k], force: r.force))
+        }
         if !first { pushBatch += 1 }
         pushed = batch
         if tracesNotes {
@@ -510,7 +541,7 @@ public struct PushPullClient: ClientMachine {
     }
 
     mutating func write(_ w: UserWrite, now: Int64, out: inout ClientOutbox<PushPullUp>) {
-        if queue.outstandingWrites.count >= queueCap {
+        if queue.isFull(cap: queueCap) {
             out(.event(.writeRejected(w.id, .queueFull)))
             return
         }

@@ -47,9 +47,25 @@ public struct OperationQueue: Hashable, Sendable {
     /// Outstanding writes, each once, in queue order.
     public var outstandingWrites: [WriteID] {
         var out: [WriteID] = []
-        for r in rows where r.isOutstanding && !out.contains(r.write) { out.append(r.write) }
+        var seen = Set<WriteID>()
+        for r in rows where r.isOutstanding && seen.insert(r.write).inserted { out.append(r.write) }
         return out
     }
+
+    /// `outstandingWrites.count`, without building the list. A write's rows are enqueued
+    /// together and the queue only appends, so each write's rows are adjacent: counting the
+    /// outstanding rows whose write differs from the previous outstanding row's counts writes.
+    public var outstandingWriteCount: Int {
+        var n = 0
+        var last: WriteID?
+        for r in rows where r.isOutstanding && r.write != last { n += 1; last = r.write }
+        return n
+    }
+
+    /// Whether at least `cap` writes are outstanding; answered from the row count alone while
+    /// it is below the cap (every outstanding write has a row), so a bulk of writes far from the
+    /// cap costs no scan per write.
+    func isFull(cap: Int) -> Bool { rows.count >= cap && outstandingWriteCount >= cap }
 
     /// Outstanding writes on one entity, each once, in queue order.
     func outstandingWrites(on e: EntityID) -> [WriteID] {
@@ -59,6 +75,22 @@ public struct OperationQueue: Hashable, Sendable {
     }
 
     func hasPending(on e: EntityID) -> Bool { rows.contains { $0.entity == e && ($0.status == .pending || $0.status == .failed) } }
+
+    /// For a push batch: each entity's outstanding writes (each once, in queue order), and
+    /// their rows marked as being sent — `outstandingWrites(on:)` then `markSending(_:)` per
+    /// entity, in one pass over the queue instead of two per entity.
+    mutating func takeForSending(_ es: [EntityID]) -> [[WriteID]] {
+        var slot: [EntityID: Int] = [:]
+        for (i, e) in es.enumerated() { slot[e] = i }
+        var out = [[WriteID]](repeating: [], count: es.count)
+        for i in rows.indices where rows[i].isOutstanding {
+            guard let k = slot[rows[i].entity] else { continue }
+            if !out[k].contains(rows[i].write) { out[k].append(rows[i].write) }
+            rows[i].status = .sending
+            rows[i].attempts += 1
+        }
+        return out
+    }
 
     /// Marks the outstanding rows of an entity as being sent.
     mutating func markSending(_ e: EntityID) {

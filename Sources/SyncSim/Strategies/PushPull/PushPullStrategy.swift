@@ -19,6 +19,11 @@
 /// | conflict answer "keep local" force-pushes the row; "keep server" takes the server's row | seed 004 §5.3 `resolveConflict` |
 /// | force from server: skip push, pull everything, replace the local DB, drop the queue (reported) | seed 004 §3.1 |
 /// | force push: every locally changed row is pushed past the server's checks (after the usual pull) | seed 004 §3.2 (pull-first, as WatermelonDB's loop) |
+/// | a push goes in batches of at most `pushBatchSize` rows (default: one batch), each sent once the previous one is answered and its rows cleared; with several batches the rows are grouped by type, link targets' types first | seed 004 §2.1 "group by entity, batch max 100", `pushLocalMutations` |
+/// | a pull reads pages of at most `pullPageSize` rows (default: one page); while the answer says `hasMore` the client pulls again from the page's cursor, and `lastPulledAt` is stored (persisted) after every page | seed 004 `pullRemoteChanges` (`hasMore` → pull again), `SyncState.update` per response |
+/// | a drop between batches or pages: answered batches stay cleared, the batch in flight is pushed again by the next sync (the server maps it by client id: unchanged, no second row), rows not yet sent wait; the next pull resumes from the last page's cursor | seed 004 testing matrix "Network flakiness … no duplicates", "App killed during sync … resume" |
+/// | the server answers each created row with its server id; the client records it next to its client id | seed 004 §6.1 "Server ID mapping", `updateLocalRecords` |
+/// | per-entity-type `sync_state` (`lastSyncAt` per type) and `versionHash` are not modelled: one `lastPulledAt` covers every type, pulled in one stream. Per-type cursors would change when rows of different types appear, not which rows arrive or what they hold (each cursor resumes where it stopped), and no step of seed 004 reads `versionHash` (§5.2 `detectConflict` compares `updatedAt`) | seed 004 §1.4 (the model's reading) |
 /// | failed syncs back off exponentially (1 s … 30 s, jitter) | seed 004 §1.3 "exponential backoff" |
 /// | subscriptions evaluate their query over the local DB and yield on change; `queryOnce` answers from the local DB online and fails with the offline error offline | WatermelonDB `Query.observe`/`fetch`; seed 000 contract for `queryOnce` |
 /// | with persistence off the database is in memory (LokiJS without persistence): a restart loses it | WatermelonDB `LokiJSAdapter` |
@@ -38,7 +43,9 @@
 /// nestedSubscriptionReyields, queueCapNoSilentDrop, liveness, noPhantomWrite, monotonicReads
 /// (one local database, pulled forward only), linkIntegrity, noRequestWhileOffline, and
 /// lwwConvergence under that record rule (claimed once the server set links to rows created
-/// later in the same push: before, it dropped them, post#14 → profile#15 in seed 76).
+/// later in the same push: before, it dropped them, post#14 → profile#15 in seed 76),
+/// noDuplicateRows (a create pushed again for a client id the server has is the same row; the
+/// option `pushPullIdempotentCreates` = false breaks this on purpose).
 /// Not promised: disjointFieldMerge
 /// (full rows with one timestamp per row: the newest row overwrites concurrent edits of other
 /// columns), typingConvergesToLastKeystroke (a row with a newer timestamp from
@@ -70,7 +77,7 @@ public struct PushPullStrategy: SyncStrategy {
             contract: [.convergence, .noGhostDeletion, .noResurrection, .readYourWrites,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields,
                        .queueCapNoSilentDrop, .liveness, .noPhantomWrite, .monotonicReads,
-                       .linkIntegrity, .noRequestWhileOffline, .lwwConvergence],
+                       .linkIntegrity, .noRequestWhileOffline, .lwwConvergence, .noDuplicateRows],
             arbitration: .recordTimestamp)
     }
 
