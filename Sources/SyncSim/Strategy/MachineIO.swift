@@ -70,12 +70,23 @@ public struct AppliedTransaction: Hashable, Sendable {
     public var writes: [WriteID]
     /// The steps as the server applied them.
     public var ops: [Op]
+    /// Writes the server acknowledged with this transaction without applying their steps: a
+    /// later write in `writes` replaced them before they were committed (InstantDB's
+    /// `combine-transact` of queued same-field transacts). The oracles count them as superseded,
+    /// neither applied nor lost (`Monitor+Supersession`). Empty for every other strategy.
+    public var superseded: [WriteID] = []
 
-    public init(txID: UInt64, origin: Origin, writes: [WriteID], ops: [Op]) {
+    public init(txID: UInt64, origin: Origin, writes: [WriteID], ops: [Op], superseded: [WriteID] = []) {
         self.txID = txID
         self.origin = origin
         self.writes = writes
         self.ops = ops
+        self.superseded = superseded
+    }
+
+    /// For the story: `" (superseding w3, w4)"`, or nothing.
+    public var supersededText: String {
+        superseded.isEmpty ? "" : " (superseding " + superseded.map(\.description).joined(separator: ", ") + ")"
     }
 }
 

@@ -188,6 +188,11 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     /// `pushPull`: WatermelonDB's pull-then-push loop (the default) or seed 004's push-then-pull
     /// with client-side conflict detection (see `PushPullOrder`).
     public var pushPullOrder: PushPullOrder = .pullThenPush
+    /// `instant`/`fullEntity`: the server combines consecutive queued transacts of a session
+    /// whose steps write the same fields of the same entities (InstantDB's `combine-transact`,
+    /// behind its `combine-transacts?` flag): the latest is applied, the earlier ones are
+    /// acknowledged with its tx id and never applied. Off by default, as the flag is.
+    public var instantCombineTransacts = false
     public init() {}
 }
 

@@ -348,6 +348,7 @@ extension SimulationOptions: Codable {
         case clockSkewMs, conflictPolicy, conflictThinkMs, queueCap, connectTimeoutMs, unreachableDetectMs
         case settleLimitMs, maxEvents, sendTimeoutMs, syncIntervalMs, saveDelayMinMs, saveDelayMaxMs
         case pushPullOrder
+        case instantCombineTransacts
     }
 
     public init(from decoder: Decoder) throws {
@@ -376,6 +377,7 @@ extension SimulationOptions: Codable {
         try get(.saveDelayMinMs, &strategy.saveDelayMinMs)
         try get(.saveDelayMaxMs, &strategy.saveDelayMaxMs)
         try get(.pushPullOrder, &strategy.pushPullOrder)
+        try get(.instantCombineTransacts, &strategy.instantCombineTransacts)
     }
 
     /// Writes every option that differs from its default (files say only what matters).
@@ -404,6 +406,7 @@ extension SimulationOptions: Codable {
         try put(.saveDelayMinMs, strategy.saveDelayMinMs, d.strategy.saveDelayMinMs)
         try put(.saveDelayMaxMs, strategy.saveDelayMaxMs, d.strategy.saveDelayMaxMs)
         try put(.pushPullOrder, strategy.pushPullOrder, d.strategy.pushPullOrder)
+        try put(.instantCombineTransacts, strategy.instantCombineTransacts, d.strategy.instantCombineTransacts)
     }
 }
 

@@ -36,6 +36,11 @@ public struct WorkloadGenerator: Sendable {
         /// default: only `pushPull` has the button, and a schedule is shared by every strategy,
         /// so drawing it everywhere would change the other strategies' traces.
         public var syncNow = false
+        /// Whether schedules also draw the user choices otherwise left to scenario files (seed
+        /// 003): the `merge` conflict policy and "drop oldest" taps, from their own stream after
+        /// the rest (`WorkloadGenerator+UserChoices.swift`). Off by default for the same reason as
+        /// `syncNow`: strategies without them would see changed traces.
+        public var userChoices = false
         public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default, stress: Bool = true) {
             self.clients = clients
             self.actions = actions
@@ -176,6 +181,7 @@ public struct WorkloadGenerator: Sendable {
         }
         b.closeWindows()
         if config.syncNow { b.addSyncNow(seed: seed) }
+        if config.userChoices { b.addUserChoices(seed: seed) }
         return Schedule(schema: config.schema, options: b.options, initial: b.initial, actions: b.actions)
     }
 

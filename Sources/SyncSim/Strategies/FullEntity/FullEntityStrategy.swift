@@ -38,6 +38,7 @@ public struct FullEntityStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> InstantServer {
-        InstantServer(clients: context.clientCount, schema: context.schema)
+        InstantServer(clients: context.clientCount, schema: context.schema,
+                      combineTransacts: context.options.instantCombineTransacts)
     }
 }
