@@ -7,9 +7,9 @@
 /// Derived from the history only: the server's log says which writes each transaction
 /// superseded (`AppliedTransaction.superseded`, the `superseded` key of a history `commit` line).
 /// The claim is checked, not trusted: a superseded write counts only if the transaction that
-/// names it applied a write of the same client, made later, that assigns every field the
-/// superseded one assigns (else the log is claiming supersession for something it dropped, and the
-/// write is judged as any other).
+/// names it carries a later write of the same client and its applied steps assign every field
+/// the superseded one assigns (else the log is claiming supersession for something it dropped,
+/// and the write is judged as any other).
 extension Monitor {
     /// Records the writes `tx` (at `index` in the server's log) names as superseded; the claim
     /// is checked when it is read (`isSuperseded`), against the log and the intents.
@@ -17,16 +17,17 @@ extension Monitor {
         for w in tx.superseded where supersededIn[w] == nil { supersededIn[w] = index }
     }
 
-    /// Whether `w` was superseded: a transaction in the server's log names it, and that
-    /// transaction applied a write of the same client, made no earlier, that assigns every field
-    /// `w` assigns.
+    /// Whether `w` was superseded: a transaction in the server's log names it, comes from `w`'s
+    /// client, carries a write of that client made no earlier than `w`, and its applied steps
+    /// assign every field `w` assigns (so what `w` asked for was overwritten by that client's
+    /// later write, or carried along by it, as a full-entity update carries every field).
     func isSuperseded(_ w: WriteID, _ h: History) -> Bool {
         guard let i = supersededIn[w], Int(i) < h.applied.count, let old = h.intent(w) else { return false }
         let tx = h.applied[Int(i)].tx
-        return tx.writes.contains { x in
-            guard let new = h.intent(x), new.origin == old.origin, new.time >= old.time else { return false }
-            return Self.covers(new.write.ops, old.write.ops)
-        }
+        guard tx.origin == old.origin,
+              tx.writes.contains(where: { x in h.intent(x).map { $0.origin == old.origin && $0.time >= old.time } ?? false })
+        else { return false }
+        return Self.covers(tx.ops, old.write.ops)
     }
 
     /// Whether `new` assigns every (entity, field) that `old` assigns, and `old` only assigns.

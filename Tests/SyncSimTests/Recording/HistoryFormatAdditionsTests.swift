@@ -21,6 +21,7 @@ import Testing
 
     @Test(arguments: [
         ("reads/queryonce-offline-carries-last-known-result.json", "instant", #""e":"queryFailed""#, #""result":{"#),
+        ("reads/queryonce-offline-carries-last-known-result.json", "conflictPrompt", #""e":"queryFailed""#, #""result":{"#),
         ("sync/instant-server-combines-rapid-typing.json", "instant", #""e":"commit""#, #""superseded":["#),
         ("queue/drop-oldest.json", "conflictPrompt", #""e":"dropOldest""#, #""e":"dropOldest""#),
     ])

@@ -195,7 +195,7 @@ public struct ConflictPromptClient: ClientMachine {
             once.removeAll()
             for (r, q) in failed {
                 out(.cancelTimer(Self.onceTimer(r)))
-                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+                out(.event(offlineFailure(r, q)))
             }
         case .connected, .disconnected:
             out(.event(.invalidInput("connection event on a datagram transport: \(input)")))
@@ -226,7 +226,7 @@ public struct ConflictPromptClient: ClientMachine {
         } else if let i = once.firstIndex(where: { Self.onceTimer($0.0) == t }) {
             let (r, q) = once.remove(at: i)
             reachable = false
-            out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+            out(.event(offlineFailure(r, q)))
         }
     }
 
@@ -255,7 +255,7 @@ public struct ConflictPromptClient: ClientMachine {
             fetch(out: &out)
         case .queryOnce(let r, let q):
             guard online && reachable else {
-                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+                out(.event(offlineFailure(r, q)))
                 return
             }
             once.removeAll { $0.0 == r }
@@ -636,6 +636,16 @@ public struct ConflictPromptClient: ClientMachine {
             if notes { out(.note("realtime change of #\(e.raw) held back: \(queue[i].key) is pending; row marked conflict")) }
             out(.event(.notice("conflict mark on \(queue[i].writes.map(\.description).joined(separator: "+")): #\(e.raw) changed on the server" + (at.map { " (modified \($0))" } ?? " (removed)") + " while it was pending")))
         }
+    }
+
+    /// `queryOnce`'s offline error, carrying the last known result when the offline store has
+    /// one for the query (its `OfflineEntry`: the last server answer), for the user to treat as
+    /// stale (seed 000 §4.1, which the harness asks of every strategy).
+    func offlineFailure(_ r: QueryRequestID, _ q: Query) -> UserEvent {
+        if let c = cache.first(where: { $0.query == q }) {
+            return .queryOnceFailedWithResult(r, offline: true, lastKnown: c.snapshot.result)
+        }
+        return .queryOnceFailed(r, offline: true, hasStaleResult: false)
     }
 
     /// Entities with a row in the queue, ascending.

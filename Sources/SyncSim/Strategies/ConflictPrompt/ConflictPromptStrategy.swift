@@ -25,7 +25,7 @@
 /// | every write carries an idempotency key (its first write id; a sent row never changes): a retried or duplicated request is applied at most once | "Backend Detail" 4 (creates; extended to every write because datagrams duplicate) |
 /// | realtime: the server pushes changed lists; for an entity with a pending row the pushed record is not applied over it (the old server copy is held) until the row leaves the queue, and each such row gets a visible conflict mark once (a notice naming the writes and the server's `modified`) | "Data Flow": "apply only if no local pending; otherwise mark conflict"; `SyncState.conflict`; "Realtime Interaction" |
 /// | lists show the offline snapshot at once (also offline, after a restart), then the server's answer, with confirmed-but-unseen and pending writes overlaid; lists are re-fetched on reconnect, when the queue drains and every 5 s | "Data Flow": on app start, on reconnect; "6) Sync coordinator" periodic refresh |
-/// | `queryOnce` while offline (device or server) fails at once with the offline error | `ConnectivityMonitor.isOffline`; chat/offline "shows offline error" |
+/// | `queryOnce` while offline (device or server) fails at once with the offline error, carrying the offline snapshot of that query (the last server answer) when there is one | `ConnectivityMonitor.isOffline`; chat/offline "shows offline error" |
 /// | `forceSync` is reported as invalid input: the seed has no forced sync | — |
 /// | the story (`.note`, only when a story is kept) says why: coalescing, a blocked enqueue at the cap, each 409 and its rule, a held realtime change, each answer to a prompt | — |
 ///
