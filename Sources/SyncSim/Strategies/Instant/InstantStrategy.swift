@@ -26,7 +26,10 @@
 /// flag): the server combines a session's queued same-field transacts (`InstantTransactQueue`,
 /// session.clj `combine-transact`, `matching-steps?`); the earlier ones are acknowledged and never
 /// applied, and the log names them superseded, so the contract is unchanged
-/// (`Scenarios/sync/instant-server-combines-rapid-typing.json`).
+/// (`Scenarios/sync/instant-server-combines-rapid-typing.json`). What emerges: a combined write
+/// whose acknowledgement is lost is replayed alone and can then be applied after the write that
+/// superseded it (`clientWriteOrder`, not claimed: at-least-once delivery; seed 6 with the option
+/// on, where w1 "Sh" lands in tx 19 after w6 "Ship it" in tx 3).
 public struct InstantStrategy: SyncStrategy {
     public typealias Client = InstantClient
     public typealias Server = InstantServer
