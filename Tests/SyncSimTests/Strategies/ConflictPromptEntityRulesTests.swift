@@ -106,4 +106,16 @@ import Testing
         }
         #expect(fieldPrompts + taskPrompts > 0, "no generated run reached a per-type conflict: the test would be vacuous")
     }
+
+    /// Histories exported from workspace runs (batched task answers, field prompts) check to
+    /// exactly the runs' violations.
+    @Test func workspaceRunsRoundTripThroughTheHistoryFormat() throws {
+        let schema = try Self.scenario("tasks-sync-batch-reports-conflict.json").schedule.schema
+        let cp = AnyStrategy.builtIns.first { $0.name == "conflictPrompt" }!
+        for seed in UInt64(0)..<4 {
+            let (mismatch, lines, _) = try HistoryRoundTrip.compare(cp, seed: seed, .init(actions: 30, schema: schema))
+            #expect(mismatch == nil, "\(mismatch!)")
+            #expect(lines > 10)
+        }
+    }
 }

@@ -180,4 +180,21 @@ import Testing
         }
         #expect(superseded > 0, "no generated run reached supersession: the test would be vacuous")
     }
+
+    /// Exported with combining on, a run's history checks to exactly the run's violations (the
+    /// `superseded` key carries what the oracles need).
+    @Test func combinedRunsRoundTripThroughTheHistoryFormat() throws {
+        let instant = AnyStrategy.builtIns.first { $0.name == "instant" }!
+        var withSuperseded = 0, violations = 0
+        for seed in UInt64(0)..<6 {
+            var schedule = instant.schedule(seed: seed, .init(actions: 40))
+            schedule.options.strategy.instantCombineTransacts = true
+            var lines: [String] = []
+            let run = try instant.run(schedule, seed: seed, history: { lines.append($0) })
+            if lines.contains(where: { $0.contains("\"superseded\":[") }) { withSuperseded += 1 }
+            violations += run.violations.count
+            #expect(try HistoryCheck.check(lines: lines).violations == run.violations, "seed \(seed)")
+        }
+        #expect(withSuperseded > 0 && violations > 0, "the round trip would be vacuous")
+    }
 }
