@@ -117,13 +117,15 @@ extension Monitor {
         var time: Int64
         var text: String
         var tail: String
+        /// The invariant they break (a failed queryOnce's last known result: `Monitor+LastKnownResult`).
+        var invariant: InvariantID = .cachedSubscriptionOffline
     }
 
     /// Reports the missing cached roots no delete by the client's own transactions explains.
     mutating func finishCachedRoots() {
         for u in uncachedRoots {
             guard let e = u.entities.first(where: { !deletedByClient[u.client.index].contains($0) }) else { continue }
-            report(Violation(.cachedSubscriptionOffline, at: u.time, client: u.client, entity: e, u.text + "\(e.raw)" + u.tail))
+            report(Violation(u.invariant, at: u.time, client: u.client, entity: e, u.text + "\(e.raw)" + u.tail))
         }
     }
 }

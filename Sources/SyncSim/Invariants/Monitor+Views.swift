@@ -11,7 +11,7 @@ extension Monitor {
         switch ev {
         case .writeConfirmed(let w):
             if feedbackAt[w] == nil { feedbackAt[w] = t }
-            if Self.get(firstApplied, w) == nil {
+            if Self.get(firstApplied, w) == nil && !isSuperseded(w, sim.history) {
                 let op = sim.history.intent(w)?.write.ops.first
                 var v = Violation(.toldOutcomeIsTrue, at: t, client: c, entity: op?.entity,
                                   "\(c) was told \(w) was confirmed, but the server has not applied it")

@@ -22,6 +22,9 @@ struct Monitor: Sendable {
     var applications: [WriteID: Int] = [:]
     /// Server rows per entity, from the log (`Monitor+Rows.swift`).
     var rowLedger = RowLedger()
+    /// Writes a transaction names as superseded: the transaction's index in the server's log
+    /// (`Monitor+Supersession.swift`).
+    var supersededIn: [WriteID: Int32] = [:]
     /// Queries each client has seen a server-backed result for while connected (the cache a
     /// persistent client may show offline), per client.
     var cachedQueries: [[Query]]
@@ -192,6 +195,7 @@ struct Monitor: Sendable {
         appliedCount += 1
         noteVersions(tx, index: index, data: data)
         noteRows(tx, at: time)
+        if !tx.superseded.isEmpty { noteSuperseded(tx, index: index) }
         for w in tx.writes {
             let n = (applications[w] ?? 0) + 1
             applications[w] = n
@@ -254,10 +258,13 @@ struct Monitor: Sendable {
             checkNested(c, w, rejectedNow: rejectedNow, at: t)
             if schema.linkCount > 0 { checkNestedLinks(c, w, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t) }
             checkQueueCap(c, w, sim, cap: sim.queueCap, rejectedNow: rejectedNow, at: t)
-        case .queryOnce(let r, _):
+        case .queryOnce(let r, let q):
             checkQueryOnceFresh(c, r, unreachable: sim.isUnreachable(c), at: t)
+            for ev in toldDuringCommand {
+                if let f = ev.queryOnceFailure, f.request == r, let last = f.lastKnown { checkLastKnownResult(c, r, q, last, sim.history, at: t) }
+            }
             guard sim.isOffline(c) else { break }
-            let failed = toldDuringCommand.contains { if case .queryOnceFailed(r, true, _) = $0 { return true } else { return false } }
+            let failed = toldDuringCommand.contains { $0.queryOnceFailure.map { $0.request == r && $0.offline } ?? false }
             let answered = toldDuringCommand.contains { if case .queryOnceResult(r) = $0 { return true } else { return false } }
             if !failed || answered {
                 report(Violation(.queryOnceOfflineFails, at: t, client: c,
@@ -372,7 +379,7 @@ struct Monitor: Sendable {
         for it in h.intents {
             guard case .client(let c) = it.origin else { continue }
             let w = it.write.id
-            if applications[w] == nil && !rejected.contains(w) && !pendingNow.contains(w) {
+            if applications[w] == nil && !rejected.contains(w) && !pendingNow.contains(w) && !isSuperseded(w, h) {
                 let restart = h.restarts.first { $0.client == c && $0.pendingAtCrash.contains(w) && !$0.pendingAfter.contains(w) }
                 let why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" +  (sim.persistence ? ")" : "; persistence is off)") } ?? ""
                 var v = Violation(.noLostAcknowledgedWrite, at: t, client: c, entity: it.write.ops.first?.entity,

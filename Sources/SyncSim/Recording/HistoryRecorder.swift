@@ -109,6 +109,12 @@ public final class HistoryRecorder: @unchecked Sendable {
         emit(head("syncNow", t, client: client, seq: seq) + "}")
     }
 
+    /// The user dropped the oldest queued write (seed 003's "Drop oldest" on a full queue); the
+    /// rejections it causes follow as `rejected` lines.
+    public func dropOldest(client: ClientID, at t: Int64, seq: Int64? = nil) {
+        emit(head("dropOldest", t, client: client, seq: seq) + "}")
+    }
+
     /// The app finished handling the user action opened last (what it showed meanwhile was
     /// recorded in between). Optional: the next action, of any client, closes it too.
     public func actionDone(client: ClientID, at t: Int64, seq: Int64? = nil) {
@@ -142,6 +148,10 @@ public final class HistoryRecorder: @unchecked Sendable {
         case .conflictRaised(let c, let e): l = head("conflict", t, client: client, seq: seq) + ",\"conflict\":\(c.raw),\"entity\":\(e.raw)"
         case .notice(let s): l = head("notice", t, client: client, seq: seq) + ",\"text\":"; HistoryCodec.string(s, into: &l)
         case .invalidInput(let s): l = head("invalidInput", t, client: client, seq: seq) + ",\"text\":"; HistoryCodec.string(s, into: &l)
+        case .queryOnceFailedWithResult(let r, let offline, let last):
+            // The last known result rides on the failure: `stale` is then true by definition.
+            l = head("queryFailed", t, client: client, seq: seq) + ",\"req\":\(r.raw),\"offline\":\(offline),\"stale\":true,\"result\":"
+            HistoryCodec.result(last, schema, into: &l)
         }
         emit(l + "}")
     }
@@ -192,13 +202,16 @@ public final class HistoryRecorder: @unchecked Sendable {
     // MARK: - The server
 
     /// The server committed a transaction: its id, origin, the user writes it carries and the
-    /// operations as applied. `after`: each touched entity's record right after the commit
+    /// operations as applied; `superseded` (written only when non-empty) lists writes it
+    /// acknowledged without applying them, replaced by a later write it carries (a server that
+    /// combines queued transacts). `after`: each touched entity's record right after the commit
     /// (nil for one that no longer exists); give it when some operations may not take effect
     /// (a timestamp rule that keeps a newer value), else the checker applies `ops` itself.
     public func commit(_ tx: AppliedTransaction, at t: Int64, after: [(EntityID, EntityRecord?)]? = nil) {
         var l = "{\"e\":\"commit\",\"t\":\(t),\"tx\":\(tx.txID),\"origin\":" + Self.origin(tx.origin)
         l += ",\"writes\":" + HistoryCodec.ids(tx.writes, \.raw) + ",\"ops\":"
         HistoryCodec.ops(tx.ops, schema, into: &l)
+        if !tx.superseded.isEmpty { l += ",\"superseded\":" + HistoryCodec.ids(tx.superseded, \.raw) }
         if let after {
             let present = after.compactMap { e, r in r.map { (e, $0) } }
             l += ",\"after\":"

@@ -88,7 +88,7 @@ struct HistoryReplayer {
 
     typealias F = HistoryFields
 
-    static let eventKinds = ["write", "subscribe", "unsubscribe", "queryOnce", "resolve", "forceSync", "syncNow", "done",
+    static let eventKinds = ["write", "subscribe", "unsubscribe", "queryOnce", "resolve", "forceSync", "syncNow", "dropOldest", "done",
                              "confirmed", "rejected", "yield", "queryResult", "queryFailed", "conflict", "notice", "invalidInput",
                              "view", "queue", "net", "connect", "request", "restart",
                              "commit", "refuse", "server", "heal", "unsettled", "end"]
@@ -182,11 +182,17 @@ struct HistoryReplayer {
             closeAction()
             note(t, .action, c, "\(c) \(UserCommand.syncNow)")
             begin(c, .syncNow, line: line)
+        case "dropOldest":
+            try o.only(["e", "t", "client", "seq"])
+            let c = try client()
+            closeAction()
+            note(t, .action, c, "\(c) \(UserCommand.dropOldestWrite)")
+            begin(c, .dropOldestWrite, line: line)
         case "done":
             try o.only(["e", "t", "client", "seq"])
             let c = try client()
             guard open?.client == c else {
-                throw o.fail("client", open.map { "the open action is \($0.client)'s (line \($0.line)), not \(c)'s" } ?? "no user action of \(c) is open ('done' closes the action a write, subscribe, unsubscribe, queryOnce, resolve or forceSync line opened)")
+                throw o.fail("client", open.map { "the open action is \($0.client)'s (line \($0.line)), not \(c)'s" } ?? "no user action of \(c) is open ('done' closes the action a write, subscribe, unsubscribe, queryOnce, resolve, forceSync, syncNow or dropOldest line opened)")
             }
             closeAction()
         case "confirmed", "rejected", "yield", "queryResult", "queryFailed", "conflict", "notice", "invalidInput":
@@ -238,9 +244,10 @@ struct HistoryReplayer {
             state.history.recordRestart(c, at: t, pendingAtCrash: before, pendingAfter: after)
             note(t, .network, c, "\(c) crashes and relaunches")
         case "commit":
-            try o.only(["e", "t", "tx", "origin", "writes", "ops", "after"])
+            try o.only(["e", "t", "tx", "origin", "writes", "ops", "after", "superseded"])
             let tx = AppliedTransaction(txID: UInt64(try o.int("tx", HistoryLimits.txIDs)), origin: try o.origin("origin", clients: n),
-                                        writes: try o.writeIDs("writes"), ops: try HistoryCodec.ops(try o.required("ops"), "ops", schema))
+                                        writes: try o.writeIDs("writes"), ops: try HistoryCodec.ops(try o.required("ops"), "ops", schema),
+                                        superseded: o.has("superseded") ? try o.writeIDs("superseded") : [])
             committed(tx, after: try o.node("after").map { try HistoryCodec.records($0, "after", schema) }, at: t)
         case "refuse":
             try o.only(["e", "t", "origin", "writes", "reason"])
@@ -295,8 +302,17 @@ struct HistoryReplayer {
             try o.only(["e", "t", "client", "seq", "req"])
             ev = .queryOnceResult(QueryRequestID(try o.smallID("req")))
         case "queryFailed":
-            try o.only(["e", "t", "client", "seq", "req", "offline", "stale"])
-            ev = .queryOnceFailed(QueryRequestID(try o.smallID("req")), offline: try o.bool("offline"), hasStaleResult: try o.bool("stale", default: false))
+            try o.only(["e", "t", "client", "seq", "req", "offline", "stale", "result"])
+            let r = QueryRequestID(try o.smallID("req"))
+            let offline = try o.bool("offline")
+            if let n = o.node("result") {
+                // The last known result itself: stale by definition, and a result, not "nothing".
+                guard try o.bool("stale", default: true) else { throw o.fail("stale", "a failure that carries a last known result is stale: drop 'stale' or set it to true") }
+                guard let last = try HistoryCodec.result(n, "result", header.schema) else { throw o.fail("result", "a last known result is a result, not null: drop 'result' when there is none") }
+                ev = .queryOnceFailedWithResult(r, offline: offline, lastKnown: last)
+            } else {
+                ev = .queryOnceFailed(r, offline: offline, hasStaleResult: try o.bool("stale", default: false))
+            }
         case "conflict":
             try o.only(["e", "t", "client", "seq", "conflict", "entity"])
             ev = .conflictRaised(ConflictID(try o.smallID("conflict")), try o.entity("entity"))
@@ -338,6 +354,7 @@ struct HistoryReplayer {
             if !fromCache { query = state.subs[c.index].first { $0.0 == s }?.1 }
         } else if story != nil {
             note(t, .event, c, "\(c) \(ev)")
+            if case .queryOnceFailedWithResult(_, _, let last) = ev { note(t, .event, c, "\(c)'s last known result: \(last.lastKnownText)") }
         }
         monitor.told(c, ev, connected: connected, query: query)
         switch ev {
@@ -366,7 +383,7 @@ struct HistoryReplayer {
         state.history.recordApplied(tx, at: t)
         if story != nil {
             let ws = tx.writes.isEmpty ? "" : " [" + tx.writes.map(\.description).joined(separator: ", ") + "]"
-            note(t, .applied, nil, "server applies tx \(tx.txID) from \(tx.origin)\(ws): " + tx.ops.map(\.description).joined(separator: "; "))
+            note(t, .applied, nil, "server applies tx \(tx.txID) from \(tx.origin)\(ws)\(tx.supersededText): " + tx.ops.map(\.description).joined(separator: "; "))
         }
         monitor.applied(tx, data: state.serverData, at: t)
     }

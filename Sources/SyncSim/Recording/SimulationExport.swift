@@ -17,9 +17,6 @@ final class SimulationExport {
     var queues: [[WriteID]]
     var reportedCounts: [Int]
     var seq: [Int64]
-    /// Per client: the open user action has no line in the format (`dropOldestWrite`), so its
-    /// end writes none either.
-    var unrecorded: [Bool]
 
     @usableFromInline init(header: HistoryHeader, sink: @escaping (String) -> Void) {
         recorder = HistoryRecorder(header: header, sink: sink)
@@ -28,7 +25,6 @@ final class SimulationExport {
         queues = Array(repeating: [], count: n)
         reportedCounts = Array(repeating: 0, count: n)
         seq = Array(repeating: 0, count: n)
-        unrecorded = Array(repeating: false, count: n)
     }
 
     func next(_ c: ClientID) -> Int64 {
@@ -69,20 +65,13 @@ final class SimulationExport {
         case .resolveConflict(let id, let ch): recorder.resolveConflict(id, ch, client: c, at: t, seq: next(c))
         case .forceSync(let ch): recorder.forceSync(ch, client: c, at: t, seq: next(c))
         case .syncNow: recorder.syncNow(client: c, at: t, seq: next(c))
-        case .dropOldestWrite:
-            // The history format has no line for it yet: the rejections it causes are recorded
-            // as told events, and the action itself (and its end) is left out.
-            unrecorded[c.index] = true
+        case .dropOldestWrite: recorder.dropOldest(client: c, at: t, seq: next(c))
         }
     }
 
     /// The end of a user action, before `Monitor.afterCommand`.
     @usableFromInline func done<O: ObservedSystem>(_ c: ClientID, _ o: O) {
         sync(c, o)
-        if unrecorded[c.index] {
-            unrecorded[c.index] = false
-            return
-        }
         recorder.actionDone(client: c, at: o.virtualTime, seq: next(c))
     }
 

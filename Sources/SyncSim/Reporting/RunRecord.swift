@@ -263,7 +263,7 @@ extension RunRecord {
         if h.duplicateWriteDeliveries > 0 { s.append(.duplicateMutationDelivery) }
         if intents.contains(where: { $0.write.burst != nil && $0.whileDisconnected }) { s.append(.typingBurstOffline) }
         for t in h.told {
-            if case .queryOnceFailed(_, true, _) = t.event { queryOnceOffline = true }
+            if t.event.queryOnceFailure?.offline == true { queryOnceOffline = true }
         }
         if queryOnceOffline { s.append(.queryOnceOffline) }
         if h.told.contains(where: { if case .conflictRaised = $0.event { return true } else { return false } }) { s.append(.conflictPrompted) }

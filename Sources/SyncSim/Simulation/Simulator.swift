@@ -591,7 +591,7 @@ public struct Simulator<S: SyncStrategy> {
                 if recorder.keepsLines {
                     let ws = tx.writes.isEmpty ? "" : " [" + tx.writes.map(\.description).joined(separator: ", ") + "]"
                     recorder.line(now, .applied, client: nil, label: "tx \(tx.txID)",
-                                  "server applies tx \(tx.txID) from \(tx.origin)\(ws): " + tx.ops.map(\.description).joined(separator: "; "))
+                                  "server applies tx \(tx.txID) from \(tx.origin)\(ws)\(tx.supersededText): " + tx.ops.map(\.description).joined(separator: "; "))
                 }
                 let d = server.data
                 if let x = export { x.applied(tx, data: d, at: now) }

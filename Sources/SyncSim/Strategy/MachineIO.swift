@@ -75,13 +75,24 @@ public struct AppliedTransaction: Hashable, Sendable {
     /// per logical entity and report no row ids; `noDuplicateRows` judges only what is here.
     /// Not part of the trace hash (it restates `ops` for a correct server).
     public var rows: [ServerRow]
+    /// Writes the server acknowledged with this transaction without applying their steps: a
+    /// later write in `writes` replaced them before they were committed (InstantDB's
+    /// `combine-transact` of queued same-field transacts). The oracles count them as superseded,
+    /// neither applied nor lost (`Monitor+Supersession`). Empty for every other strategy.
+    public var superseded: [WriteID] = []
 
-    public init(txID: UInt64, origin: Origin, writes: [WriteID], ops: [Op], rows: [ServerRow] = []) {
+    public init(txID: UInt64, origin: Origin, writes: [WriteID], ops: [Op], rows: [ServerRow] = [], superseded: [WriteID] = []) {
         self.txID = txID
         self.origin = origin
         self.writes = writes
         self.ops = ops
         self.rows = rows
+        self.superseded = superseded
+    }
+
+    /// For the story: `" (superseding w3, w4)"`, or nothing.
+    public var supersededText: String {
+        superseded.isEmpty ? "" : " (superseding " + superseded.map(\.description).joined(separator: ", ") + ")"
     }
 }
 

@@ -201,6 +201,11 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     /// backend rule); `false` models a server that inserts a second row, for `noDuplicateRows`
     /// to catch.
     public var pushPullIdempotentCreates = true
+    /// `instant`/`fullEntity`: the server combines consecutive queued transacts of a session
+    /// whose steps write the same fields of the same entities (InstantDB's `combine-transact`,
+    /// behind its `combine-transacts?` flag): the latest is applied, the earlier ones are
+    /// acknowledged with its tx id and never applied. Off by default, as the flag is.
+    public var instantCombineTransacts = false
     public init() {}
 }
 

@@ -109,6 +109,12 @@ public enum UserEvent: Hashable, Sendable, CustomStringConvertible {
     case notice(String)
     /// A machine received input it cannot process: reported as a value, never a crash.
     case invalidInput(String)
+    /// A one-shot read failed with the last known result attached (seed 000 §4.1: the Swift SDK
+    /// attaches it to the offline error; callers must treat it as stale). Told as
+    /// `queryOnceFailed` with a stale result is, with the result itself, so the oracles can judge
+    /// it (`queryOnceOfflineFails`: it must be a result the client knew). Its text and trace
+    /// hash are the flag form's; the story shows the result.
+    case queryOnceFailedWithResult(QueryRequestID, offline: Bool, lastKnown: QueryResult)
 
     public var description: String {
         switch self {
@@ -121,6 +127,18 @@ public enum UserEvent: Hashable, Sendable, CustomStringConvertible {
         case .conflictRaised(let c, let e): return "is asked to resolve \(c) on entity \(e.raw)"
         case .notice(let s): return "sees notice: \(s)"
         case .invalidInput(let s): return "reports invalid input: \(s)"
+        case .queryOnceFailedWithResult(let q, let off, _):
+            return UserEvent.queryOnceFailed(q, offline: off, hasStaleResult: true).description
+        }
+    }
+
+    /// A failed one-shot read, in either form: the request, whether it is the offline error,
+    /// whether a stale result came with it, and that result when the event carries it.
+    public var queryOnceFailure: (request: QueryRequestID, offline: Bool, stale: Bool, lastKnown: QueryResult?)? {
+        switch self {
+        case .queryOnceFailed(let q, let off, let stale): return (q, off, stale, nil)
+        case .queryOnceFailedWithResult(let q, let off, let r): return (q, off, true, r)
+        default: return nil
         }
     }
 }
@@ -164,6 +182,10 @@ extension UserEvent {
             b.append("q"); b.append(q.raw); b.append(" fails")
             if off { b.append(" (offline)") }
             if stale { b.append(" with a stale result") }
+        case .queryOnceFailedWithResult(let q, let off, _):
+            b.append("q"); b.append(q.raw); b.append(" fails")
+            if off { b.append(" (offline)") }
+            b.append(" with a stale result")
         case .conflictRaised(let c, let e):
             b.append("is asked to resolve conflict"); b.append(c.raw); b.append(" on entity "); b.append(e.raw)
         case .notice, .invalidInput:

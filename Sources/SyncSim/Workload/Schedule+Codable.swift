@@ -358,6 +358,7 @@ extension SimulationOptions: Codable {
         case settleLimitMs, maxEvents, sendTimeoutMs, syncIntervalMs, saveDelayMinMs, saveDelayMaxMs
         case pushPullOrder
         case pushBatchSize, pullPageSize, pushPullIdempotentCreates
+        case instantCombineTransacts
     }
 
     public init(from decoder: Decoder) throws {
@@ -389,6 +390,7 @@ extension SimulationOptions: Codable {
         try get(.pushBatchSize, &strategy.pushBatchSize)
         try get(.pullPageSize, &strategy.pullPageSize)
         try get(.pushPullIdempotentCreates, &strategy.pushPullIdempotentCreates)
+        try get(.instantCombineTransacts, &strategy.instantCombineTransacts)
     }
 
     /// Writes every option that differs from its default (files say only what matters).
@@ -420,6 +422,7 @@ extension SimulationOptions: Codable {
         try put(.pushBatchSize, strategy.pushBatchSize, d.strategy.pushBatchSize)
         try put(.pullPageSize, strategy.pullPageSize, d.strategy.pullPageSize)
         try put(.pushPullIdempotentCreates, strategy.pushPullIdempotentCreates, d.strategy.pushPullIdempotentCreates)
+        try put(.instantCombineTransacts, strategy.instantCombineTransacts, d.strategy.instantCombineTransacts)
     }
 }
 

@@ -41,6 +41,11 @@ public struct WorkloadGenerator: Sendable {
         /// batches and pages (1…8 rows), drawn from their own stream after the rest, so every
         /// other action of a seed stays where it was. Off by default, so seeds keep their traces.
         public var bulk = false
+        /// Whether schedules also draw the user choices otherwise left to scenario files (seed
+        /// 003): the `merge` conflict policy and "drop oldest" taps, from their own stream after
+        /// the rest (`WorkloadGenerator+UserChoices.swift`). Off by default for the same reason as
+        /// `syncNow`: strategies without them would see changed traces.
+        public var userChoices = false
         public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default, stress: Bool = true) {
             self.clients = clients
             self.actions = actions
@@ -182,6 +187,7 @@ public struct WorkloadGenerator: Sendable {
         b.closeWindows()
         if config.syncNow { b.addSyncNow(seed: seed) }
         if config.bulk { b.addBulk(seed: seed) }
+        if config.userChoices { b.addUserChoices(seed: seed) }
         return Schedule(schema: config.schema, options: b.options, initial: b.initial, actions: b.actions)
     }
 

@@ -138,7 +138,13 @@ import Testing
         #expect(bad.violates(.queryOnceOfflineFails), "\(bad.violations)")
         let good = try F.run(InstantStrategy(), actions)
         #expect(good.violations.isEmpty)
-        #expect(good.history.told.contains { if case .queryOnceFailed(_, true, true) = $0.event { return true } else { return false } })
+        #expect(good.history.told.contains { if case .queryOnceFailedWithResult(_, true, _) = $0.event { return true } else { return false } })
+        // The last known result it carries must be one the client knew: an invented value, or a
+        // cached root left out, fails the oracle.
+        let invented = try F.run(BrokenInstant(.inventLastKnown), actions)
+        #expect(invented.violations.contains { $0.invariant == .queryOnceOfflineFails && $0.explanation.contains("never held") }, "\(invented.violations)")
+        let dropped = try F.run(BrokenInstant(.dropLastKnownRoots), actions)
+        #expect(dropped.violations.contains { $0.invariant == .queryOnceOfflineFails && $0.explanation.contains("without #") }, "\(dropped.violations)")
     }
 
     @Test func cachedSubscriptionOffline() throws {

@@ -89,11 +89,16 @@ import Testing
         #expect(c.pendingWrites == [WriteID(1)])
     }
 
-    @Test func queryOnceFailsAtOnceWhileOfflineWithTheCachedResultMarkedStale() {
+    @Test func queryOnceFailsAtOnceWhileOfflineCarryingTheCachedResult() {
         var (c, _) = connected()
         _ = c.step(.network(.offline))
         #expect(c.step(.user(.queryOnce(QueryRequestID(1), Self.todos))) ==
-                [.event(.queryOnceFailed(QueryRequestID(1), offline: true, hasStaleResult: true))])
+                [.event(.queryOnceFailedWithResult(QueryRequestID(1), offline: true, lastKnown: .empty))])
+        // Without persistence there is no cache: the bare offline error.
+        var (d, _) = connected(persistence: false)
+        _ = d.step(.network(.offline))
+        #expect(d.step(.user(.queryOnce(QueryRequestID(1), Self.todos))) ==
+                [.event(.queryOnceFailed(QueryRequestID(1), offline: true, hasStaleResult: false))])
     }
 
     /// Reactor.js `_sendMutation` keeps no timer handle: a replay adds a timer and the first one

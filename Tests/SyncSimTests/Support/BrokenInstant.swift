@@ -24,6 +24,10 @@ struct BrokenInstant: SyncStrategy {
         case lossyServer
         /// Every update is sent as delete + create of the entity.
         case updateAsDeleteCreate
+        /// The last known result on `queryOnce`'s offline error shows a title nobody wrote.
+        case inventLastKnown
+        /// The last known result on `queryOnce`'s offline error is empty.
+        case dropLastKnownRoots
     }
 
     var breaks: Set<Break>
@@ -89,8 +93,17 @@ struct BrokenClient: ClientMachine {
         if case .disconnected = input, offline, breaks.contains(.reconnectWhileOffline) { effects.append(.connect) }
         for e in effects {
             switch e {
-            case .event(.queryOnceFailed(let r, true, _)) where breaks.contains(.queryOnceServesCache):
-                out(.event(.queryOnceResult(r)))
+            case .event(let ev) where breaks.contains(.queryOnceServesCache) && ev.queryOnceFailure?.offline == true:
+                out(.event(.queryOnceResult(ev.queryOnceFailure!.request)))
+            case .event(.queryOnceFailedWithResult(let r, let off, var last)) where breaks.contains(.inventLastKnown):
+                last.entries = last.entries.map { x in
+                    var y = x
+                    if last.roots.contains(y.id) { y.record.values[0] = .string("invented") }
+                    return y
+                }
+                out(.event(.queryOnceFailedWithResult(r, offline: off, lastKnown: last)))
+            case .event(.queryOnceFailedWithResult(let r, let off, _)) where breaks.contains(.dropLastKnownRoots):
+                out(.event(.queryOnceFailedWithResult(r, offline: off, lastKnown: .empty)))
             case .event(.subscriptionYielded(_, true)) where breaks.contains(.dropCachedYield):
                 continue
             case .event(.subscriptionYielded(let s, _)) where breaks.contains(.rootOnlyYields):

@@ -23,6 +23,9 @@ public struct ConflictPromptClient: ClientMachine {
         /// The user chose "merge": the steps sent instead of `ops` (the texts merged). Lists
         /// keep showing the user's own steps until the server applies the merged ones.
         public var merged: [Op]?
+        /// Files (`CPConflictRule.fields`): the server copy of each file the row touches, taken
+        /// at enqueue, compared by the client before the first send (`ConflictPromptFiles`).
+        public var fields: [CPFieldSnapshot] = []
 
         public var key: WriteID { writes[0] }
         /// The steps the server is asked to apply.
@@ -51,6 +54,8 @@ public struct ConflictPromptClient: ClientMachine {
         public var knownVersion: [UInt64]
         public var confirmed: [Confirmed]
         public var conflictsRaised: UInt32
+        /// `/tasks/sync`'s last `serverUpdatedSince` (`last_sync`).
+        public var lastTaskSync: UInt64 = 0
     }
 
     /// The conflict prompt in front of the user (seed 003 `SyncConflict`: entity, local, server,
@@ -91,22 +96,28 @@ public struct ConflictPromptClient: ClientMachine {
     let cap: Int
     let incarnation: Int
 
-    public private(set) var queue: [Entry] = []
+    public internal(set) var queue: [Entry] = []
     var cache: [Cached] = []
     /// The newest server copy of every entity seen, and its `modified` (0: none), dense by id.
     var known = EntityStore()
     var knownVersion: [UInt64] = []
     var confirmed: [Confirmed] = []
     var conflictsRaised: UInt32 = 0
+    /// `/tasks/sync`'s last `serverUpdatedSince`, sent as `last_sync` (`ConflictPromptTaskSync`).
+    var lastTaskSync: UInt64 = 0
+    /// A `/tasks/sync` answer is being settled row by row: the queue is pumped once, after.
+    var settlingBatch = false
+    /// The head row waits for the lists before its field comparison (`ConflictPromptFiles`).
+    var waitingForLists = false
 
     public private(set) var online = false
     /// `ConnectivityMonitor.isOffline` is network down *or* server unreachable; this is the
     /// second half, learnt from timeouts and answers.
-    public private(set) var reachable = true
+    public internal(set) var reachable = true
     /// The queue head's request is out and unanswered.
     var inFlight = false
     var failures = 0
-    public private(set) var openConflict: Prompt?
+    public internal(set) var openConflict: Prompt?
     /// Prompts closed because the server's final answer (applied or refused) for their row
     /// arrived while they were open: the user's answer, when it comes, is moot and ignored.
     var closedPrompts: [ConflictID] = []
@@ -137,11 +148,13 @@ public struct ConflictPromptClient: ClientMachine {
             knownVersion = d.knownVersion
             confirmed = d.confirmed
             conflictsRaised = d.conflictsRaised
+            lastTaskSync = d.lastTaskSync
         }
     }
 
     public var durableState: Durable {
-        Durable(queue: queue, cache: cache, known: known, knownVersion: knownVersion, confirmed: confirmed, conflictsRaised: conflictsRaised)
+        Durable(queue: queue, cache: cache, known: known, knownVersion: knownVersion, confirmed: confirmed, conflictsRaised: conflictsRaised,
+                lastTaskSync: lastTaskSync)
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
@@ -182,7 +195,7 @@ public struct ConflictPromptClient: ClientMachine {
             once.removeAll()
             for (r, q) in failed {
                 out(.cancelTimer(Self.onceTimer(r)))
-                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+                out(.event(offlineFailure(r, q)))
             }
         case .connected, .disconnected:
             out(.event(.invalidInput("connection event on a datagram transport: \(input)")))
@@ -207,12 +220,13 @@ public struct ConflictPromptClient: ClientMachine {
             pollTimer = nil
             guard online else { return }
             if awaitingFetch { reachable = false }
-            if !views.isEmpty { fetch(out: &out) }
+            // (A file row waiting for the lists asks again even with no list open.)
+            if !views.isEmpty || waitingForLists { fetch(out: &out) }
             armPoll(out: &out)
         } else if let i = once.firstIndex(where: { Self.onceTimer($0.0) == t }) {
             let (r, q) = once.remove(at: i)
             reachable = false
-            out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+            out(.event(offlineFailure(r, q)))
         }
     }
 
@@ -241,7 +255,7 @@ public struct ConflictPromptClient: ClientMachine {
             fetch(out: &out)
         case .queryOnce(let r, let q):
             guard online && reachable else {
-                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: cache.contains { $0.query == q })))
+                out(.event(offlineFailure(r, q)))
                 return
             }
             once.removeAll { $0.0 == r }
@@ -300,7 +314,10 @@ public struct ConflictPromptClient: ClientMachine {
         var entities: [EntityID] = []
         for op in w.ops where !entities.contains(op.entity) { entities.append(op.entity) }
         entities.sort()
-        queue.append(Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, version($0)) }))
+        // Files are compared by fields on the client: their request asks for no version check.
+        var row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) })
+        row.fields = fieldSnapshots(w, entities)
+        queue.append(row)
         persist(out: &out)
         refreshViews(out: &out)
         pump(out: &out)
@@ -337,11 +354,17 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// Replays the head of the queue when online and not paused on a conflict.
     mutating func pump(out: inout ClientOutbox<ConflictPromptUp>) {
-        guard online, openConflict == nil, !inFlight, !queue.isEmpty else { return }
+        guard online, openConflict == nil, !inFlight, !queue.isEmpty, !settlingBatch else { return }
+        guard fieldCheckPasses(out: &out) else { return }
         send(out: &out)
     }
 
     mutating func send(out: inout ClientOutbox<ConflictPromptUp>) {
+        let batch = taskBatch()
+        if batch > 0 {
+            sendTaskBatch(batch, out: &out)
+            return
+        }
         if !queue[0].sent {
             queue[0].sent = true
             persist(out: &out)
@@ -395,7 +418,7 @@ public struct ConflictPromptClient: ClientMachine {
                 // Our own write moved `modified`: later rows for the entity that were based on
                 // what this one replaced are rebased, so they do not conflict with ourselves.
                 let mine = head.expect.first { $0.entity == e }?.version ?? 0
-                for i in queue.indices {
+                for i in queue.indices where Self.rule(for: e, queue[i], schema) != .fields {
                     for j in queue[i].expect.indices where queue[i].expect[j].entity == e {
                         let v = queue[i].expect[j].version
                         if v == mine || v == ch.before { queue[i].expect[j].version = ch.after }
@@ -406,6 +429,7 @@ public struct ConflictPromptClient: ClientMachine {
                     setVersion(e, ch.after)
                 }
             }
+            if !head.fields.isEmpty { rebaseFieldSnapshots(after: head) }
             for w in head.writes { out(.event(.writeConfirmed(w))) }
             pruneConfirmed()
             settled(out: &out)
@@ -548,6 +572,8 @@ public struct ConflictPromptClient: ClientMachine {
         switch m {
         case .writeResult(let key, let outcome):
             writeResult(key, outcome, out: &out)
+        case .taskSyncResult(let rs, let updated, let since):
+            taskSyncResult(rs, updated: updated, since: since, out: &out)
         case .queryResult(let r, let snap):
             reachable = true
             guard let i = once.firstIndex(where: { $0.0 == r }) else { return }
@@ -594,6 +620,8 @@ public struct ConflictPromptClient: ClientMachine {
             pruneConfirmed()
             persist(out: &out)
             refreshViews(out: &out)
+            // A file row held for the latest lists is compared and sent now.
+            if !realtime && waitingForLists { pump(out: &out) }
         }
     }
 
@@ -608,6 +636,16 @@ public struct ConflictPromptClient: ClientMachine {
             if notes { out(.note("realtime change of #\(e.raw) held back: \(queue[i].key) is pending; row marked conflict")) }
             out(.event(.notice("conflict mark on \(queue[i].writes.map(\.description).joined(separator: "+")): #\(e.raw) changed on the server" + (at.map { " (modified \($0))" } ?? " (removed)") + " while it was pending")))
         }
+    }
+
+    /// `queryOnce`'s offline error, carrying the last known result when the offline store has
+    /// one for the query (its `OfflineEntry`: the last server answer), for the user to treat as
+    /// stale (seed 000 §4.1, which the harness asks of every strategy).
+    func offlineFailure(_ r: QueryRequestID, _ q: Query) -> UserEvent {
+        if let c = cache.first(where: { $0.query == q }) {
+            return .queryOnceFailedWithResult(r, offline: true, lastKnown: c.snapshot.result)
+        }
+        return .queryOnceFailed(r, offline: true, hasStaleResult: false)
     }
 
     /// Entities with a row in the queue, ascending.

@@ -95,17 +95,23 @@ public enum ConflictPromptUp: WireMessage {
     case fetch([CPSubscription])
     /// A one-shot GET.
     case query(QueryRequestID, Query)
+    /// POST `/tasks/sync` (seed 003 Phase 3): the queued task operations at the head of the
+    /// queue in one batch, in order, with `last_sync` (the `serverUpdatedSince` of the previous
+    /// answer) for the deltas.
+    case taskSync([CPWriteRequest], since: UInt64)
 
     public var kind: String {
         switch self {
         case .write: return "write"
         case .fetch: return "fetch"
         case .query: return "query"
+        case .taskSync: return "tasks-sync"
         }
     }
 
     public var carriedWrites: [WriteID] {
         if case .write(let r) = self { return r.writes }
+        if case .taskSync(let rs, _) = self { return rs.flatMap(\.writes) }
         return []
     }
 
@@ -114,24 +120,48 @@ public enum ConflictPromptUp: WireMessage {
         case .write(let r): return "write \(r)"
         case .fetch(let subs): return "fetch \(subs.map(\.id.description).joined(separator: ", "))"
         case .query(let r, let q): return "query \(r) (\(q))"
+        case .taskSync(let rs, let since): return "tasks/sync since tx \(since): " + rs.map(\.description).joined(separator: " | ")
         }
     }
 
     public func stableHash(into h: inout StableHasher) {
         switch self {
         case .write(let r):
-            h.byte(1); h.combine(r.key.raw); h.combine(r.writes.count)
-            for w in r.writes { h.combine(w.raw) }
-            h.combine(r.ops.count)
-            for op in r.ops { op.stableHash(into: &h) }
-            h.combine(r.expect.count)
-            for x in r.expect { h.combine(x.entity.raw); h.combine(x.version) }
-            h.combine(r.force)
+            h.byte(1); r.stableHash(into: &h)
         case .fetch(let subs):
             h.byte(2); h.combine(subs.count)
             for s in subs { h.combine(s.id.raw); s.query.stableHash(into: &h) }
         case .query(let r, let q):
             h.byte(3); h.combine(r.raw); q.stableHash(into: &h)
+        case .taskSync(let rs, let since):
+            h.byte(4); h.combine(since); h.combine(rs.count)
+            for r in rs { r.stableHash(into: &h) }
+        }
+    }
+}
+
+extension CPWriteRequest {
+    func stableHash(into h: inout StableHasher) {
+        h.combine(key.raw); h.combine(writes.count)
+        for w in writes { h.combine(w.raw) }
+        h.combine(ops.count)
+        for op in ops { op.stableHash(into: &h) }
+        h.combine(expect.count)
+        for x in expect { h.combine(x.entity.raw); h.combine(x.version) }
+        h.combine(force)
+    }
+}
+
+extension CPOutcome {
+    func stableHash(into h: inout StableHasher) {
+        switch self {
+        case .applied(let tx, let ch):
+            h.byte(1); h.combine(tx); h.combine(ch.count)
+            for c in ch { h.combine(c.entity.raw); h.combine(c.before); h.combine(c.after) }
+        case .conflict(let e, let v, let snap, let rec):
+            h.byte(2); h.combine(e.raw); h.combine(v); h.combine(snap)
+            if let rec { h.byte(1); rec.stableHash(into: &h) } else { h.byte(0) }
+        case .refused(let s): h.byte(3); h.combine(s)
         }
     }
 }
@@ -142,12 +172,17 @@ public enum ConflictPromptDown: WireMessage {
     /// Results for subscriptions: a fetch answer, or (`realtime`) a push of changed results.
     case results([SubscriptionID], [CPSnapshot], realtime: Bool)
     case queryResult(QueryRequestID, CPSnapshot)
+    /// The `/tasks/sync` answer: a result per operation it processed, in order (it stops after
+    /// the first conflict: `TaskSyncResponse.conflicts`), the tasks changed since the request's
+    /// `last_sync` (the deltas), and the new `serverUpdatedSince`.
+    case taskSyncResult([CPTaskResult], updated: [CPTaskDelta], serverUpdatedSince: UInt64)
 
     public var kind: String {
         switch self {
         case .writeResult: return "write-result"
         case .results(_, _, let rt): return rt ? "realtime" : "results"
         case .queryResult: return "query-result"
+        case .taskSyncResult: return "tasks-sync-result"
         }
     }
 
@@ -158,6 +193,9 @@ public enum ConflictPromptDown: WireMessage {
             let parts = zip(ids, snaps).map { "\($0.0): \($0.1.result.summary)" }
             return (rt ? "realtime" : "results") + " as of tx \(snaps.map(\.asOf).max() ?? 0): " + parts.joined(separator: " | ")
         case .queryResult(let r, let s): return "query-result \(r) as of tx \(s.asOf): \(s.result.summary)"
+        case .taskSyncResult(let rs, let updated, let since):
+            return "tasks/sync: " + rs.map { "\($0.key): \($0.outcome)" }.joined(separator: ", ")
+                + "; \(updated.count) task(s) changed; serverUpdatedSince tx \(since)"
         }
     }
 
@@ -165,21 +203,36 @@ public enum ConflictPromptDown: WireMessage {
         switch self {
         case .writeResult(let k, let o):
             h.byte(1); h.combine(k.raw)
-            switch o {
-            case .applied(let tx, let ch):
-                h.byte(1); h.combine(tx); h.combine(ch.count)
-                for c in ch { h.combine(c.entity.raw); h.combine(c.before); h.combine(c.after) }
-            case .conflict(let e, let v, let snap, let rec):
-                h.byte(2); h.combine(e.raw); h.combine(v); h.combine(snap)
-                if let rec { h.byte(1); rec.stableHash(into: &h) } else { h.byte(0) }
-            case .refused(let s): h.byte(3); h.combine(s)
-            }
+            o.stableHash(into: &h)
         case .results(let ids, let snaps, let rt):
             h.byte(2); h.combine(rt); h.combine(ids.count)
             for i in ids { h.combine(i.raw) }
             for s in snaps { s.stableHash(into: &h) }
         case .queryResult(let r, let s):
             h.byte(3); h.combine(r.raw); s.stableHash(into: &h)
+        case .taskSyncResult(let rs, let updated, let since):
+            h.byte(4); h.combine(since); h.combine(rs.count)
+            for r in rs { h.combine(r.key.raw); r.outcome.stableHash(into: &h) }
+            h.combine(updated.count)
+            for d in updated {
+                h.combine(d.entity.raw); h.combine(d.version)
+                if let rec = d.record { h.byte(1); rec.stableHash(into: &h) } else { h.byte(0) }
+            }
         }
     }
+}
+
+/// A task changed since the request's `last_sync`: its record (nil: deleted) and `modified`.
+public struct CPTaskDelta: Hashable, Sendable {
+    public var entity: EntityID
+    public var record: EntityRecord?
+    public var version: UInt64
+    public init(_ entity: EntityID, _ record: EntityRecord?, _ version: UInt64) { self.entity = entity; self.record = record; self.version = version }
+}
+
+/// One operation's result in a `/tasks/sync` answer.
+public struct CPTaskResult: Hashable, Sendable {
+    public var key: WriteID
+    public var outcome: CPOutcome
+    public init(_ key: WriteID, _ outcome: CPOutcome) { self.key = key; self.outcome = outcome }
 }

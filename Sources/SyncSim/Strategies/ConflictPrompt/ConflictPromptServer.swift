@@ -10,6 +10,7 @@
 /// | deleted entities leave a tombstone: deleting one again succeeds with no effect; updating, linking to or re-creating one is refused | seed 003 "Backend Detail" 5, "Delete ops: … treat as success" |
 /// | a transaction is all-or-nothing; updates never upsert (no partial re-creation) | REST update of a missing row = 404 |
 /// | after each commit, every registered list whose result changed is pushed to its client | seed 003 "Data Flow": realtime events |
+/// | `/tasks/sync`: a batch of task operations, each judged as a write request, in order, stopping at the first conflict (`TaskSyncResponse.conflicts`); the answer carries the tasks changed since `last_sync` and `serverUpdatedSince` (`ConflictPromptTaskSync.swift`) | seed 003 Phase 3 |
 public struct ConflictPromptServer: ServerMachine {
     public typealias Up = ConflictPromptUp
     public typealias Down = ConflictPromptDown
@@ -100,47 +101,57 @@ public struct ConflictPromptServer: ServerMachine {
             out(.send(c, .queryResult(r, snapshot(q))))
         case .write(let r):
             write(c, r, out: &out)
+        case .taskSync(let rs, let since):
+            taskSync(c, rs, since: since, out: &out)
         }
     }
 
     mutating func write(_ c: ClientID, _ r: CPWriteRequest, out: inout ServerOutbox<ConflictPromptDown>) {
+        var changed = NamespaceSet()
+        var committed = false
+        let outcome = decide(c, r, changed: &changed, committed: &committed, out: &out)
+        out(.send(c, .writeResult(key: r.key, outcome)))
+        if committed { push(out: &out, changed: changed) }
+    }
+
+    /// The outcome of one write request (remembered, malformed, 409, applied or refused), with
+    /// the log effects it causes; `committed` is set when it was applied now, and `changed`
+    /// gets the namespaces that application changed.
+    mutating func decide(_ c: ClientID, _ r: CPWriteRequest, changed: inout NamespaceSet, committed: inout Bool,
+                         out: inout ServerOutbox<ConflictPromptDown>) -> CPOutcome {
         if let prior = outcomes[r.key] {
             if prior.writes != r.writes {
                 out(.invalidInput("request \(r.key) replayed with different writes \(r.writes) (first seen with \(prior.writes))"))
             }
-            out(.send(c, .writeResult(key: r.key, prior.outcome)))
-            return
+            return prior.outcome
         }
         guard !r.writes.isEmpty, !r.ops.isEmpty, r.writes.first == r.key else {
             out(.invalidInput("malformed write request \(r.key)"))
-            out(.send(c, .writeResult(key: r.key, .refused("malformed request"))))
-            return
+            return .refused("malformed request")
         }
         if !r.force {
             for x in r.expect where x.version != 0 && !isTombstoned(x.entity) && modified(x.entity) != x.version {
                 let v = modified(x.entity)
                 out(.refused(origin: .client(c), writes: r.writes,
                              reason: "409 conflict: #\(x.entity.raw) modified \(v), client snapshot \(x.version)"))
-                out(.send(c, .writeResult(key: r.key, .conflict(x.entity, serverVersion: v, snapshot: x.version, server: data[x.entity]))))
-                return
+                return .conflict(x.entity, serverVersion: v, snapshot: x.version, server: data[x.entity])
             }
         }
         let outcome: CPOutcome
-        var changed = NamespaceSet()
         switch commit(r.ops, changed: &changed) {
         case .success(let (ops, touched, extra)):
             let before = touched.map { modified($0) }
             install(touched: touched, extra: extra, ops: ops)
             let changes = zip(touched, before).map { CPVersionChange($0.0, before: $0.1, after: txID) }
             outcome = .applied(txID: txID, changes: changes)
+            committed = true
             out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: r.writes, ops: ops)))
         case .failure(let why):
             outcome = .refused(why.message)
             out(.refused(origin: .client(c), writes: r.writes, reason: why.message))
         }
         outcomes[r.key] = Remembered(writes: r.writes, outcome: outcome)
-        out(.send(c, .writeResult(key: r.key, outcome)))
-        if case .applied = outcome { push(out: &out, changed: changed) }
+        return outcome
     }
 
     struct Refusal: Error { var message: String }

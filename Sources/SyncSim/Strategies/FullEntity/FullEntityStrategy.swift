@@ -6,6 +6,7 @@
 /// |---|---|
 /// | everything as `instant` | see `InstantClient`, `InstantServer` |
 /// | an update carries every field of the entity as the client sees it, changed or not | seed 000 §1 "merge vs clobber", §4.3 |
+/// | with `instantCombineTransacts`, the server combines queued updates of one entity (each carries every field, so any two match) | session.clj `combine-transact` (`InstantTransactQueue`) |
 ///
 /// **Contract.** Arbitration: server arrival order. It keeps `instant`'s promises except
 /// disjoint-field merge and LWW convergence: a stale snapshot re-writes fields the user did not
@@ -38,6 +39,7 @@ public struct FullEntityStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> InstantServer {
-        InstantServer(clients: context.clientCount, schema: context.schema)
+        InstantServer(clients: context.clientCount, schema: context.schema,
+                      combineTransacts: context.options.instantCombineTransacts)
     }
 }

@@ -12,7 +12,7 @@
 /// | confirmed mutations with tx id ≤ min processed tx id over the loaded queries (cached ones included; a processed tx id of 0 does not count) are removed on `add-query-ok`/`refresh-ok` | `_cleanupPendingMutationsQueries` (§6) |
 /// | with 200 or more stored mutations, confirmed ones confirmed more than 30 s ago are removed (on `add-query-ok`, `refresh-ok`, `transact-ok`) | `_cleanupPendingMutationsTimeout` (§6) |
 /// | server `error` removes the mutation (its optimistic effect disappears) and rejects it | `_handleMutationError` (§7) |
-/// | `queryOnce` offline fails at once with the offline error (with the last known result if cached) | seed 000 §2.2, §4.1 (§8) |
+/// | `queryOnce` offline fails at once with the offline error, carrying the last known result (the cached server answer for that query, persistence on) for the user to treat as stale | seed 000 §2.2, §4.1 (§8) |
 /// | `queryOnce` fails with "Query timed out" 30 s after it was asked if no answer came; a later answer is not delivered | Reactor `queryOnce`, `QUERY_ONCE_TIMEOUT` |
 /// | reconnect backoff 0, 1, 2 … 10 s, no attempt while offline; online connects at once; offline closes | seed 000 §2.1 (§9) |
 /// | pending queue and query cache are durable only with persistence on | seed 000 §4.2 (§10) |
@@ -95,6 +95,8 @@ public struct InstantClient: ClientMachine {
     let fullEntity: Bool
     let sendTimeoutMs: Int64
     var random: SimRandom
+    /// Whether the run keeps a story (`.note` effects are built only then).
+    let tracesNotes: Bool
 
     /// Online flag, socket status and backoff (shared with every InstantDB client).
     public private(set) var connection = ReactorConnection()
@@ -127,6 +129,7 @@ public struct InstantClient: ClientMachine {
         self.fullEntity = fullEntity
         sendTimeoutMs = context.options.sendTimeoutMs
         random = context.random
+        tracesNotes = context.tracesNotes
         if let durable {
             pending = durable.pending
             cache = durable.cache
@@ -269,8 +272,13 @@ public struct InstantClient: ClientMachine {
             if status == .authenticated { out(.send(.removeQuery(.subscription(s)))) }
         case .queryOnce(let r, let q):
             guard online else {
-                let stale = persistence && cache.contains { $0.query == q }
-                out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: stale)))
+                // The offline error carries the last known result: the cached server answer.
+                if persistence, let c = cache.first(where: { $0.query == q }) {
+                    if tracesNotes { out(.note("\(r)'s offline error carries the cached result (processed tx \(c.processedTxID)): \(c.result.lastKnownText)")) }
+                    out(.event(.queryOnceFailedWithResult(r, offline: true, lastKnown: c.result)))
+                } else {
+                    out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: false)))
+                }
                 return
             }
             let st = QueryState(key: .once(r), query: q)

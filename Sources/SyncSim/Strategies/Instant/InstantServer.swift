@@ -8,6 +8,7 @@
 /// | `delete-entity` removes the entity and every reference to it; no tombstone | store.ts `deleteEntity` |
 /// | no dedup by client event id: a replayed transaction is applied again | Reactor `_flushPendingMessages` + server |
 /// | `refresh-ok` only for queries whose result changed, carrying `processed-tx-id` | Reactor `refresh-ok` |
+/// | with `instantCombineTransacts` (InstantDB's `combine-transacts?` flag, off by default): queued same-field transacts of a session are combined, the earlier ones acknowledged and never applied (`InstantTransactQueue`) | session.clj `combine-transact`, `matching-steps?` |
 public struct InstantServer: ServerMachine {
     public typealias Up = InstantUp
     public typealias Down = InstantDown
@@ -25,10 +26,14 @@ public struct InstantServer: ServerMachine {
 
     /// The run's data model.
     let schema: Schema
+    /// The per-session transact queue when the server combines transacts; nil when it does not
+    /// (then each transact commits as it arrives).
+    var transactQueue: InstantTransactQueue?
 
-    public init(clients: Int, schema: Schema = .default) {
+    public init(clients: Int, schema: Schema = .default, combineTransacts: Bool = false) {
         sessions = Array(repeating: nil, count: clients)
         self.schema = schema
+        if combineTransacts { transactQueue = InstantTransactQueue(clients: clients) }
     }
 
     public mutating func handle(_ input: ServerInput<InstantUp>, now: Int64, out: inout ServerOutbox<InstantDown>) {
@@ -37,8 +42,11 @@ public struct InstantServer: ServerMachine {
             sessions[c.index] = []
         case .clientDisconnected(let c):
             sessions[c.index] = nil
-        case .timerFired:
-            break
+            transactQueue?.sessionClosed(c, out: &out)
+        case .timerFired(let t):
+            if let (c, next) = transactQueue?.timerFired(t, out: &out) {
+                transact(c, next, out: &out)
+            }
         case .adminWrite(let w):
             // The admin SDK writes in upsert mode and creates in create mode.
             let steps = w.ops.map { InstantStep($0, upsert: true) }
@@ -74,17 +82,31 @@ public struct InstantServer: ServerMachine {
         case .removeQuery(let k):
             sessions[c.index]!.removeAll { $0.key == k }
         case .transact(let eventID, let ws, let steps):
-            var changed = NamespaceSet()
-            var touched: [EntityID] = []
-            if let e = commit(steps, changed: &changed, touched: &touched) {
-                out(.refused(origin: .client(c), writes: ws, reason: e.description))
-                out(.send(c, .error(eventID: eventID, writes: ws, message: e.description)))
-            } else {
-                txID += 1
-                out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: ws, ops: steps.map(\.op))))
-                out(.send(c, .transactOk(eventID: eventID, writes: ws, txID: txID)))
-                broadcast(out: &out, changed: changed, touched: touched)
+            let t = InstantTransactQueue.Waiting(eventID: eventID, writes: ws, steps: steps)
+            if transactQueue == nil {
+                transact(c, t, out: &out)
+            } else if let now = transactQueue!.arrived(c, t, out: &out) {
+                transact(c, now, out: &out)
             }
+        }
+    }
+
+    /// Commits a transact (with the earlier events combined into it, if any) and answers every
+    /// event it carries: `handle-transact!`/`handle-error!` answer the redundant events first.
+    mutating func transact(_ c: ClientID, _ t: InstantTransactQueue.Waiting, out: inout ServerOutbox<InstantDown>) {
+        var changed = NamespaceSet()
+        var touched: [EntityID] = []
+        if let e = commit(t.steps, changed: &changed, touched: &touched) {
+            out(.refused(origin: .client(c), writes: t.redundant.flatMap { $0.writes } + t.writes, reason: e.description))
+            for r in t.redundant { out(.send(c, .error(eventID: r.eventID, writes: r.writes, message: e.description))) }
+            out(.send(c, .error(eventID: t.eventID, writes: t.writes, message: e.description)))
+        } else {
+            txID += 1
+            out(.applied(AppliedTransaction(txID: txID, origin: .client(c), writes: t.writes, ops: t.steps.map(\.op),
+                                            superseded: t.redundant.flatMap { $0.writes })))
+            for r in t.redundant { out(.send(c, .transactOk(eventID: r.eventID, writes: r.writes, txID: txID))) }
+            out(.send(c, .transactOk(eventID: t.eventID, writes: t.writes, txID: txID)))
+            broadcast(out: &out, changed: changed, touched: touched)
         }
     }
 

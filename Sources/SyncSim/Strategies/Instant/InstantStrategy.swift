@@ -21,6 +21,15 @@
 /// the replay then commits: `Scenarios/sync/instant-timeout-rejects-replayed-write.json`); `clientWriteOrder` (a
 /// mutation refused at first, whose error is lost, is replayed and applied after later ones);
 /// `monotonicReads` (a new subscription's cached result can be older than what another showed).
+///
+/// **Options.** `instantCombineTransacts` (off by default, as InstantDB's `combine-transacts?`
+/// flag): the server combines a session's queued same-field transacts (`InstantTransactQueue`,
+/// session.clj `combine-transact`, `matching-steps?`); the earlier ones are acknowledged and never
+/// applied, and the log names them superseded, so the contract is unchanged
+/// (`Scenarios/sync/instant-server-combines-rapid-typing.json`). What emerges: a combined write
+/// whose acknowledgement is lost is replayed alone and can then be applied after the write that
+/// superseded it (`clientWriteOrder`, not claimed: at-least-once delivery; seed 6 with the option
+/// on, where w1 "Sh" lands in tx 19 after w6 "Ship it" in tx 3).
 public struct InstantStrategy: SyncStrategy {
     public typealias Client = InstantClient
     public typealias Server = InstantServer
@@ -46,6 +55,7 @@ public struct InstantStrategy: SyncStrategy {
     }
 
     public func makeServer(_ context: ServerContext) -> InstantServer {
-        InstantServer(clients: context.clientCount, schema: context.schema)
+        InstantServer(clients: context.clientCount, schema: context.schema,
+                      combineTransacts: context.options.instantCombineTransacts)
     }
 }
