@@ -28,6 +28,7 @@ import Testing
             events.append(.subscriptionYielded(SubscriptionID(x), fromCache: true))
             events.append(.queryOnceResult(QueryRequestID(x)))
             for off in [false, true] { for stale in [false, true] { events.append(.queryOnceFailed(QueryRequestID(x), offline: off, hasStaleResult: stale)) } }
+            for off in [false, true] { events.append(.queryOnceFailedWithResult(QueryRequestID(x), offline: off, lastKnown: .empty)) }
             for y in ids { events.append(.conflictRaised(ConflictID(x), EntityID(y))) }
         }
         events.append(.notice("sync failed"))
@@ -35,6 +36,10 @@ import Testing
         for e in events {
             #expect(Self.viaFastPath(e) == Self.viaDescription(e), "\(e)")
         }
+        // The failure carrying the last known result hashes as the stale-flag form does, so
+        // attaching the result left every trace hash as it was.
+        let carried = UserEvent.queryOnceFailedWithResult(QueryRequestID(3), offline: true, lastKnown: .empty)
+        #expect(Self.viaFastPath(carried) == Self.viaFastPath(.queryOnceFailed(QueryRequestID(3), offline: true, hasStaleResult: true)))
     }
 
     @Test func stringHashIsLengthPrefixedUTF8() {
