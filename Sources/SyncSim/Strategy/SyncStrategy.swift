@@ -188,6 +188,15 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     /// `pushPull`: WatermelonDB's pull-then-push loop (the default) or seed 004's push-then-pull
     /// with client-side conflict detection (see `PushPullOrder`).
     public var pushPullOrder: PushPullOrder = .pullThenPush
+    /// `sharedDiff`: whether a save is one transaction (true, as InstantDB's `transact` of one
+    /// chunk list) or each of its operations its own (false), so some may apply while others
+    /// fail: seed 001 Unknown unknowns 4, "operations might partially succeed".
+    public var sharedDiffAtomicSaves = true
+    /// `sharedDiff`: whether a save's traversal follows links through every entity the client
+    /// knows from any collection (true: seed 001 Problem 3, the embedded author's whole `posts`
+    /// array) or only through what the saving collection shows (false, the default: today's
+    /// model). Each entity is sent once per save, so a link cycle ends.
+    public var sharedDiffTraverseKnown = false
     public init() {}
 }
 
