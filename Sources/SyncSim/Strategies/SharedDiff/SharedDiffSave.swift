@@ -82,6 +82,11 @@ extension SharedDiffClient {
     /// Per entry of `view`: whether it is reachable from an entry `start` accepts by links inside
     /// the view, followed either way. A set (the order of discovery cannot matter), computed with
     /// an adjacency list in O(entries + links) instead of a scan of the view per element.
+    func linkClosure(of view: QueryResult, _ start: (EntityRecord) -> Bool) -> [Bool] {
+        linkClosure(of: view) { _, r in start(r) }
+    }
+
+    /// As above, starting from the entries whose id and record `start` accepts.
     func linkClosure(of view: QueryResult, _ start: (EntityID, EntityRecord) -> Bool) -> [Bool] {
         let entries = view.entries
         let m = entries.count
@@ -125,18 +130,34 @@ extension SharedDiffClient {
     }
 
     /// The transactions one save sends: the whole save when saves are atomic; otherwise one per
-    /// step (seed 001 Unknown unknowns 4: "operations that might partially succeed"), each
-    /// carrying the writes among `writes` that have an operation on the step's entity, so one
-    /// step can be refused (a link to an entity deleted meanwhile) while the others apply, and a
-    /// write is confirmed by the first of its steps that applies.
+    /// step (seed 001 Unknown unknowns 4: "operations that might partially succeed"), so one
+    /// step can be refused (an upsert of an id the server holds in another namespace, a link to
+    /// an entity deleted meanwhile) while the others apply. Each step carries the writes among
+    /// `writes` with an operation it sends (a create or update of its entity for an update step,
+    /// the same delete, link or unlink otherwise): a write is confirmed by a step that sent it,
+    /// and rejected when every step that sent it failed, so what the user is told stays true
+    /// per write. Steps no write asked for (traversed entities, diff deletes) carry none.
     func saveTransactions(_ steps: [InstantStep], _ writes: [WriteID]) -> [(steps: [InstantStep], writes: [WriteID])] {
         if atomicSaves || steps.count <= 1 { return [(steps, writes)] }
-        return steps.map { s in
-            let carried = writes.filter { w in
-                unsaved.first(where: { $0.write.id == w })?.write.ops.contains { $0.entity == s.op.entity } ?? false
+        func sends(_ s: Op, _ op: Op) -> Bool {
+            switch (s, op) {
+            case (.update(let e, _, _), .create(let x, _, _)), (.update(let e, _, _), .update(let x, _, _)): return e == x
+            default: return s == op
             }
-            return ([s], carried)
         }
+        func ops(_ w: WriteID) -> [Op] { unsaved.first(where: { $0.write.id == w })?.write.ops ?? [] }
+        var out: [(steps: [InstantStep], writes: [WriteID])] = steps.map { s in
+            ([s], writes.filter { w in ops(w).contains { sends(s.op, $0) } })
+        }
+        // A write the save reflects but no step sends (a link to an entity the collection does
+        // not show) goes with its entity's steps, as it does in an atomic save: told, not lost.
+        for w in writes where !out.contains(where: { $0.writes.contains(w) }) {
+            let es = ops(w).map(\.entity)
+            var placed = false
+            for k in out.indices where es.contains(out[k].steps[0].op.entity) { out[k].writes.append(w); placed = true }
+            if !placed { out[0].writes.append(w) }
+        }
+        return out
     }
 
     /// The save timer of a collection fired: compute its transaction, queue it like a Reactor
