@@ -20,8 +20,28 @@ extension Query {
                 out.append(Query(ns, condition: .compare(f, .ne, .string("")), limit: 1))
             }
             let chains = Self.chains(schema, from: ns, depth: QueryLimits.includeDepth)
-            let picks = min(3, chains.count)
-            for k in 0..<picks { out.append(Query(ns, condition: nil, includes: [chains[k * chains.count / picks]])) }
+            guard !chains.isEmpty else { continue }
+            // The first chain that reaches the most namespaces through the most distinct links
+            // (on the blog: post → author → posts → comments → commenter, seed 001's cycle),
+            // then two spread over the rest.
+            func rank(_ n: IncludeNode) -> (Int, Int) {
+                var nss: [NamespaceID] = [ns], links: [LinkID] = []
+                var node: IncludeNode? = n, at = ns
+                while let x = node, let to = x.reached(from: at, in: schema) {
+                    if !nss.contains(to) { nss.append(to) }
+                    if !links.contains(x.linkID) { links.append(x.linkID) }
+                    at = to
+                    node = x.children.first
+                }
+                return (nss.count, links.count)
+            }
+            var best = 0
+            for k in chains.indices where rank(chains[k]) > rank(chains[best]) { best = k }
+            out.append(Query(ns, condition: nil, includes: [chains[best]]))
+            for k in 1..<3 where chains.count > 1 {
+                let i = k * chains.count / 3
+                if i != best { out.append(Query(ns, condition: nil, includes: [chains[i]])) }
+            }
         }
         return out
     }

@@ -120,7 +120,7 @@ extension SharedDiffClient {
         var entries = first.entries
         for c in collections where !c.key.isOnce {
             guard let r = c.shown else { continue }
-            for e in r.entries where first.index(of: e.id) == nil { entries.append(e) }
+            for e in r.entries where !first.contains(e.id) { entries.append(e) }
         }
         entries.sort { $0.id < $1.id }
         var out: [QueryResult.Entry] = []
