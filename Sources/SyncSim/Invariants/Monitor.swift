@@ -303,7 +303,7 @@ struct Monitor: Sendable {
                                              "right after \(c) wrote \(EntityRef(e, op.namespace(in: schema))).\(x.field.name) = \(x.value) (\(w.id)), \(s) shows \(rec[x.field].map(\.description) ?? "nothing")"))
                             return
                         }
-                    } else if case .create(_, let ns, let a) = op, q.filter == nil || a.contains(q.filter!), ns == q.namespace {
+                    } else if case .create(_, let ns, let a) = op, q.condition == nil, q.limit == nil, q.filter == nil || a.contains(q.filter!), ns == q.namespace {
                         report(Violation(.readYourWrites, at: t, client: c, entity: e,
                                          "right after \(c) created \(EntityRef(e, ns)) (\(w.id)), \(s) (\(q)) does not show it"))
                         return

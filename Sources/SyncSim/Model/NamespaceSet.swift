@@ -57,13 +57,12 @@ extension Op {
 
 extension Query {
     /// The namespaces whose records this query's result is computed from: its own and, with an
-    /// include, the linked namespace.
+    /// include tree, every namespace it reaches (`.all` if a link does not fit the schema).
     public func readNamespaces(in schema: Schema) -> NamespaceSet {
         var s = NamespaceSet()
         s.insert(namespace)
-        if let inc = includedNamespace(in: schema) { s.insert(inc) }
-        if case .forward(let l)? = include, !schema.contains(l) { return .all }
-        if case .reverse(let l)? = include, !schema.contains(l) { return .all }
+        for n in includes where !Self.valid(n, from: namespace, in: schema) { return .all }
+        for inc in reachedNamespaces(in: schema) { s.insert(inc) }
         return s
     }
 }

@@ -1,9 +1,15 @@
-/// A subscription's query: one namespace, an optional equality filter, and optionally one level of
-/// linked entities (`posts` with their `author`, or `profiles` with their `posts`), over links of
-/// either cardinality (`notes` with their `tags`).
+/// A subscription's query: one namespace, a `where` (today's equality `filter` and/or a richer
+/// `condition`), an optional `limit`, and a tree of includes (`posts` with their `author`, the
+/// author's `posts`, their `comments`, …) over links of either cardinality (`notes` with their
+/// `tags`).
 ///
-/// Filtered queries and link-reached entities are the *partial views* of seed 001: a view that
-/// shows only some of a namespace's entities.
+/// Filtered, limited queries and link-reached entities are the *partial views* of seed 001: a
+/// view that shows only some of a namespace's entities.
+///
+/// `limit` keeps the first `limit` matching roots **in id order**. Seed 002 says InstantDB orders
+/// by each triple's `createdAt` unless told otherwise ("Timestamp tracking"); the simulator's
+/// entity ids are its stand-in for creation order (generated ids are dense in creation order), so
+/// id order is the deterministic order that says the same. Children are those of the kept roots.
 public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable {
     public enum Include: Hashable, Sendable {
         /// Follow the link forward: `posts` → their `author` profile.
@@ -13,16 +19,42 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
     }
 
     public var namespace: NamespaceID
+    /// Today's one-equality `where` (`todos where done == false`).
     public var filter: FieldAssignment?
-    public var include: Include?
+    /// The richer part of the `where`, ANDed with `filter`: comparisons, `$in`, `and`/`or`.
+    public var condition: QueryCondition?
+    /// At most this many roots, the first in id order (see the type's comment); nil: all.
+    public var limit: Int?
+    /// The include tree, siblings in canonical order (`IncludeNode.canonicalOrder`).
+    public var includes: [IncludeNode]
+
+    /// The first include of the first level (what one-level queries have); setting it replaces
+    /// the whole tree by that one level, and nil removes every include.
+    public var include: Include? {
+        get { includes.first?.link }
+        set { includes = newValue.map { [IncludeNode($0)] } ?? [] }
+    }
 
     public init(_ namespace: NamespaceID, where filter: FieldAssignment? = nil, include: Include? = nil) {
         self.namespace = namespace
         self.filter = filter
-        self.include = include
+        self.condition = nil
+        self.limit = nil
+        self.includes = include.map { [IncludeNode($0)] } ?? []
+    }
+
+    /// A query with the richer parts: a condition, a limit and an include tree.
+    public init(_ namespace: NamespaceID, where filter: FieldAssignment? = nil, condition: QueryCondition?,
+                limit: Int? = nil, includes: [IncludeNode] = []) {
+        self.namespace = namespace
+        self.filter = filter
+        self.condition = condition
+        self.limit = limit
+        self.includes = includes.sorted(by: IncludeNode.canonicalOrder)
     }
 
     /// The namespace of the linked entities this query reaches in `schema`, if any.
+    /// (The first level's first include: use `reachedNamespaces(in:)` for the whole tree.)
     public func includedNamespace(in schema: Schema) -> NamespaceID? {
         switch include {
         case .forward(let l)? where schema.contains(l): return schema.target(of: l)
@@ -33,23 +65,35 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
 
     /// True if every entity of `ns` on the server would appear in this query's result (no filter,
     /// not reached through a link). Views for which this is false are partial.
-    public func seesAll(of ns: NamespaceID) -> Bool { ns == namespace && filter == nil }
+    public func seesAll(of ns: NamespaceID) -> Bool { ns == namespace && filter == nil && condition == nil && limit == nil }
+
+    /// Whether a record of this query's namespace passes its `where` (not the limit).
+    @inline(__always)
+    public func passes(_ r: EntityRecord) -> Bool {
+        if let f = filter, r[f.field] != f.value { return false }
+        if let c = condition, !c.matches(r) { return false }
+        return true
+    }
 
     public var description: String {
         var s = namespace.name
         if let f = filter { s += " where \(f.field.name) == \(f.value)" }
-        switch include {
-        case .forward(let l)?: s += " with \(l.name)"
-        case .reverse(let l)?: s += " with \(l.reverseName)"
-        case nil: break
+        if let c = condition { s += (filter == nil ? " where " : " and ") + c.description }
+        if let n = limit { s += " limit \(n)" }
+        if !includes.isEmpty {
+            s += " with "
+            for (i, n) in includes.enumerated() {
+                if i > 0 { s += ", " }
+                n.describe(into: &s)
+            }
         }
         return s
     }
 
+    /// Whether `r` is of the namespace and passes the `where` (a limit may still leave it out).
     public func matches(_ r: EntityRecord) -> Bool {
         guard r.namespace == namespace else { return false }
-        if let f = filter { return r[f.field] == f.value }
-        return true
+        return passes(r)
     }
 
     /// Runs the query against a store. Pure and deterministic: results are in id order.
@@ -128,37 +172,13 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
                 for i in 0..<n {
                     guard rb[i]?.namespace == namespace else { continue }
                     if let f = filter, rb[i]![f.field] != f.value { continue }
+                    if let c = condition, !c.matches(rb[i]!) { continue }
+                    if let m = limit, rootCount >= m { break }
                     flags[i] |= 1
                     rootCount += 1
                 }
-                switch include {
-                case .forward(let l)?:
-                    let li = Int(l.raw)
-                    for i in 0..<n where flags[i] & 1 != 0 {
-                        if let t = rb[i]![l] {
-                            let j = Int(t.raw)
-                            if j < n && rb[j]?.namespace != nil { flags[j] |= 2 }
-                        } else if li < rb[i]!.manyLinks.count {
-                            for k in 0..<rb[i]!.manyLinks[li].count {
-                                let j = Int(rb[i]!.manyLinks[li][k].raw)
-                                if j < n && rb[j]?.namespace != nil { flags[j] |= 2 }
-                            }
-                        }
-                    }
-                case .reverse(let l)?:
-                    let li = Int(l.raw)
-                    for j in 0..<n where rb[j]?.namespace != nil {
-                        if let t = rb[j]![l] {
-                            let i = Int(t.raw)
-                            if i < n && flags[i] & 1 != 0 { flags[j] |= 2 }
-                        } else if li < rb[j]!.manyLinks.count {
-                            for k in 0..<rb[j]!.manyLinks[li].count {
-                                let i = Int(rb[j]!.manyLinks[li][k].raw)
-                                if i < n && flags[i] & 1 != 0 { flags[j] |= 2; break }
-                            }
-                        }
-                    }
-                case nil: break
+                for node in includes {
+                    Self.mark(node, rb, parent: UnsafeBufferPointer(flags), parentMask: 1, flags: flags)
                 }
                 for i in 0..<n where flags[i] != 0 { entryCount += 1 }
                 return body(rb, flags, rootCount, entryCount)
@@ -166,6 +186,65 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
         }
     }
 
+    /// Marks (bit 1 of `flags`) the entities `node`'s link reaches from the entities whose
+    /// `parent` slot has `parentMask`, and below them its children's, level by level. A leaf
+    /// marks straight into `flags`; a node with children first collects its level apart, since
+    /// its children start from exactly that level.
+    @inline(__always)
+    static func mark(_ node: IncludeNode, _ rb: UnsafeBufferPointer<EntityRecord?>, parent: UnsafeBufferPointer<UInt8>,
+                     parentMask: UInt8, flags: UnsafeMutableBufferPointer<UInt8>) {
+        if node.children.isEmpty {
+            reach(node.link, rb, parent: parent, parentMask: parentMask, into: flags, mask: 2)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(rb.count, 1)) { level in
+            level.initialize(repeating: 0)
+            reach(node.link, rb, parent: parent, parentMask: parentMask, into: level, mask: 1)
+            for j in 0..<rb.count where level[j] != 0 { flags[j] |= 2 }
+            for c in node.children {
+                mark(c, rb, parent: UnsafeBufferPointer(level), parentMask: 1, flags: flags)
+            }
+        }
+    }
+
+    /// Sets `mask` in `out` for every existing entity one `link` away from a parent: the forward
+    /// link targets of parents, or the records whose link points at a parent.
+    @inline(__always)
+    static func reach(_ link: Include, _ rb: UnsafeBufferPointer<EntityRecord?>, parent: UnsafeBufferPointer<UInt8>,
+                      parentMask: UInt8, into out: UnsafeMutableBufferPointer<UInt8>, mask: UInt8) {
+        let n = rb.count
+        switch link {
+        case .forward(let l):
+            let li = Int(l.raw)
+            for i in 0..<n where parent[i] & parentMask != 0 {
+                if let t = rb[i]![l] {
+                    let j = Int(t.raw)
+                    if j < n && rb[j]?.namespace != nil { out[j] |= mask }
+                } else if li < rb[i]!.manyLinks.count {
+                    for k in 0..<rb[i]!.manyLinks[li].count {
+                        let j = Int(rb[i]!.manyLinks[li][k].raw)
+                        if j < n && rb[j]?.namespace != nil { out[j] |= mask }
+                    }
+                }
+            }
+        case .reverse(let l):
+            let li = Int(l.raw)
+            for j in 0..<n where rb[j]?.namespace != nil {
+                if let t = rb[j]![l] {
+                    let i = Int(t.raw)
+                    if i < n && parent[i] & parentMask != 0 { out[j] |= mask }
+                } else if li < rb[j]!.manyLinks.count {
+                    for k in 0..<rb[j]!.manyLinks[li].count {
+                        let i = Int(rb[j]!.manyLinks[li][k].raw)
+                        if i < n && parent[i] & parentMask != 0 { out[j] |= mask; break }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Old queries hash exactly as before (trace hashes of existing runs are unchanged); the
+    /// richer parts add a marker byte and their content only when present.
     public func stableHash(into h: inout StableHasher) {
         h.byte(namespace.raw)
         if let f = filter { h.byte(1); h.byte(f.field.raw); f.value.stableHash(into: &h) } else { h.byte(0) }
@@ -174,6 +253,12 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
         case .reverse(let l)?: h.byte(2); h.byte(l.raw)
         case nil: h.byte(0)
         }
+        if isBasic { return }
+        h.byte(0xA5)
+        if let c = condition { h.byte(1); c.stableHash(into: &h) } else { h.byte(0) }
+        h.combine(limit ?? 0)
+        h.combine(includes.count)
+        for n in includes { n.stableHash(into: &h) }
     }
 }
 

@@ -10,16 +10,18 @@ extension Query {
     /// Makes `result`, this query's result over the store as it was before a change that touched
     /// only the entities in `touched` (`EntityStore.touched(by:)`), equal to `evaluate(store)`
     /// over the store after it, and returns whether it changed. Only for queries without an
-    /// include (a child's membership depends on other records); returns nil, leaving `result`
-    /// alone, for the others.
+    /// include (a child's membership depends on other records) and without a limit (a root
+    /// that leaves lets an untouched one into the window); returns nil, leaving `result` alone,
+    /// for the others. A `condition` is patched like the equality filter: membership of a root
+    /// depends on its own record only.
     public func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore) -> Bool? {
-        guard include == nil else { return nil }
+        guard includes.isEmpty, limit == nil else { return nil }
         var changed = false
         store.records.withUnsafeBufferPointer { rb in
             for e in touched {
                 let i = Int(e.raw)
                 var matches = i < rb.count && rb[i]?.namespace == namespace
-                if matches, let f = filter { matches = rb[i]![f.field] == f.value }
+                if matches { matches = passes(rb[i]!) }
                 // Lower bound of `e` in the entries (roots and entries are the same ids here).
                 var lo = 0, hi = result.entries.count
                 while lo < hi {

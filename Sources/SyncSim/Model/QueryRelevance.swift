@@ -35,8 +35,18 @@ extension Query {
     /// forward include's child joins only when a root's link changed (the root is touched) or
     /// the child was created; since a store keeps no link to a missing entity that is rare, any
     /// touched entity of the included namespace counts as "may change" (conservative).
+    ///
+    /// The richer forms (`condition`, `limit`, an include tree deeper or wider than one level)
+    /// take a coarser test, still exact-or-conservative: membership of the tree after the change
+    /// is decided by the records' fields and links, and a link is stored in the record it starts
+    /// from, so any entity that joins or leaves any level, or whose level changes, goes through
+    /// a touched entity that was in `last` (it changed, left, or its links moved) or that could
+    /// be in the result after (a root that passes the `where`, or any entity of a namespace
+    /// the tree reaches). A limit only moves roots in or out through such an entity too: a root
+    /// enters the window only when one in it left (in `last`) or a touched one now passes.
     public func mayChange(_ last: QueryResult, touched: [EntityID], in store: EntityStore, schema: Schema) -> Bool {
         if touched.isEmpty { return false }
+        if !isBasic { return mayChangeRich(last, touched: touched, in: store, schema: schema) }
         let children = includedNamespace(in: schema)
         if include != nil, children == nil { return true }
         return store.records.withUnsafeBufferPointer { rb in
@@ -66,5 +76,29 @@ extension Query {
             }
             return false
         }
+    }
+}
+
+extension Query {
+    /// `mayChange` for the richer forms (see there).
+    func mayChangeRich(_ last: QueryResult, touched: [EntityID], in store: EntityStore, schema: Schema) -> Bool {
+        for n in includes where !Self.valid(n, from: namespace, in: schema) { return true }
+        let reached = reachedNamespaces(in: schema)
+        return store.records.withUnsafeBufferPointer { rb in
+            for e in touched {
+                if last.contains(e) { return true }
+                let i = Int(e.raw)
+                guard i < rb.count, let ns = rb[i]?.namespace else { continue }
+                if ns == namespace && passes(rb[i]!) { return true }
+                if reached.contains(ns) { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether every link of the subtree starts at the namespace its parent level reaches.
+    static func valid(_ n: IncludeNode, from ns: NamespaceID, in schema: Schema) -> Bool {
+        guard let to = n.reached(from: ns, in: schema) else { return false }
+        return n.children.allSatisfy { valid($0, from: to, in: schema) }
     }
 }

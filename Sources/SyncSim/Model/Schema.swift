@@ -284,10 +284,11 @@ public struct Schema: Sendable, Hashable {
     /// `Schema.default`. The CLI sets it to the schemas of the strategies it was given.
     @TaskLocal public static var known: [Schema] = []
 
-    /// A known schema by name (the default one included).
+    /// A known schema by name (the default one and the built-in `blog` included; a user's
+    /// schema of the same name wins).
     public static func named(_ name: String) -> Schema? {
         if name == Schema.default.name { return .default }
-        return known.first { $0.name == name }
+        return known.first { $0.name == name } ?? builtInNamed.first { $0.name == name }
     }
 }
 

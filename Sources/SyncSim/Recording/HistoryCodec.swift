@@ -127,15 +127,9 @@ enum HistoryCodec {
     static func query(_ q: Query, _ schema: Schema, into out: inout String) {
         out.append("{\"namespace\":")
         string(schema.name(of: q.namespace), into: &out)
-        if let f = q.filter {
-            out.append(",\"where\":")
-            assignments([f], schema, into: &out)
-        }
-        switch q.include {
-        case .forward(let l)?: out.append(",\"include\":"); string(schema.name(of: l), into: &out)
-        case .reverse(let l)?: out.append(",\"include\":"); string(schema.reverseName(of: l), into: &out)
-        case nil: break
-        }
+        if let w = QueryJSON.whereValue(q, schema) { out.append(",\"where\":"); w.write(into: &out) }
+        if let l = q.limit { out.append(",\"limit\":" + String(l)) }
+        if let i = QueryJSON.includeValue(q, schema) { out.append(",\"include\":"); i.write(into: &out) }
         out.append("}")
     }
 
@@ -280,27 +274,17 @@ enum HistoryCodec {
 
     static func query(_ n: JSONNode, _ schema: Schema) throws -> Query {
         let o = try F(n, path: "")
-        try o.only(["namespace", "where", "include"])
+        try o.only(["namespace", "where", "limit", "include"])
         let ns = try namespace(try o.required("namespace"), o.sub("namespace"), schema)
-        var filter: FieldAssignment?
-        if let w = o.node("where") {
-            let a = try assignments(w, o.sub("where"), ns, schema)
-            guard a.count == 1 else { throw F.fail(w, o.sub("where"), "expected exactly one field, e.g. {\"done\": false}") }
-            filter = a[0]
+        var q = Query(ns)
+        do {
+            if let w = o.node("where") { (q.filter, q.condition) = try QueryJSON.readWhere(QueryJSON(w), ns, schema) }
+            if let l = o.node("limit") { q.limit = try QueryJSON.readLimit(QueryJSON(l)) }
+            if let i = o.node("include") { q.includes = try QueryJSON.readIncludes(QueryJSON(i), ns, schema) }
+        } catch let f as QueryJSON.Failure {
+            throw HistoryFields.Failure(column: f.column, path: f.pathText, message: f.message)
         }
-        var include: Query.Include?
-        if let i = o.node("include") {
-            let s = try F.string(i, o.sub("include"))
-            if let l = schema.link(named: s), schema.source(of: l) == ns {
-                include = .forward(l)
-            } else if let l = schema.link(reverseNamed: s, on: ns) {
-                include = .reverse(l)
-            } else {
-                let valid = schema.links(of: ns).map { schema.name(of: $0) } + schema.incomingLinks(of: ns).map { schema.reverseName(of: $0) }
-                throw F.fail(i, o.sub("include"), "\(schema.name(of: ns)) cannot include '\(JSONText.clipped(s))'; expected one of: \(valid.joined(separator: ", ").ifEmptyNone)")
-            }
-        }
-        return Query(ns, where: filter, include: include)
+        return q
     }
 
     /// A result, or nil for JSON `null` (the subscription shows nothing).

@@ -91,7 +91,7 @@ public struct HistoryHeader: Sendable, Equatable {
             if case .string(let name) = s.value {
                 // "default" also names `Schema.default` (whose own name is "todos").
                 guard let known = name == "default" ? Schema.default : Schema.named(name) else {
-                    let names = [Schema.default.name] + Schema.known.map(\.name)
+                    let names = [Schema.default.name] + Schema.known.map(\.name) + Schema.builtInNamed.map(\.name)
                     throw HistoryFields.fail(s, "schema", "unknown schema '\(JSONText.clipped(name))'\(suggestion(name, names)); known: \(names.joined(separator: ", ")) (or embed the declaration as an object)")
                 }
                 schema = known

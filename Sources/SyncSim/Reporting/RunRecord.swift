@@ -250,10 +250,10 @@ extension RunRecord {
         var partialWrite = false, queryOnceOffline = false
         for a in schedule.actions {
             switch a.action {
-            case .subscribe(let c, _, let q) where q.filter != nil || q.include != nil:
+            case .subscribe(let c, _, let q) where q.filter != nil || q.condition != nil || q.limit != nil || !q.includes.isEmpty:
                 partialSubs[c.index, default: []].append(q)
             case .create(let c, _, let ns, _):
-                if partialSubs[c.index]?.contains(where: { $0.namespace == ns || $0.includedNamespace(in: schedule.schema) == ns }) == true { partialWrite = true }
+                if partialSubs[c.index]?.contains(where: { $0.namespace == ns || $0.reachedNamespaces(in: schedule.schema).contains(ns) }) == true { partialWrite = true }
             case .update(let c, _, _), .delete(let c, _):
                 if partialSubs[c.index]?.isEmpty == false { partialWrite = true }
             default: break

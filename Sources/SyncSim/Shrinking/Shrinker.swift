@@ -404,6 +404,9 @@ public struct Shrinker {
             var out: [Action] = []
             if q.include != nil { var x = q; x.include = nil; out.append(.subscribe(c, s, x)) }
             if q.filter != nil { var x = q; x.filter = nil; out.append(.subscribe(c, s, x)) }
+            if q.condition != nil { var x = q; x.condition = nil; out.append(.subscribe(c, s, x)) }
+            if q.limit != nil { var x = q; x.limit = nil; out.append(.subscribe(c, s, x)) }
+            if q.includeDepth > 1 || q.includes.count > 1 { var x = q; x.includes = [Query.IncludeNode(q.includes[0].link)]; out.append(.subscribe(c, s, x)) }
             return out
         default:
             return []

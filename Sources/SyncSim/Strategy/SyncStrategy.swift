@@ -206,6 +206,15 @@ public struct StrategyOptions: Sendable, Hashable, Codable {
     /// behind its `combine-transacts?` flag): the latest is applied, the earlier ones are
     /// acknowledged with its tx id and never applied. Off by default, as the flag is.
     public var instantCombineTransacts = false
+    /// `sharedDiff`: whether a save is one transaction (true, as InstantDB's `transact` of one
+    /// chunk list) or each of its operations its own (false), so some may apply while others
+    /// fail: seed 001 Unknown unknowns 4, "operations might partially succeed".
+    public var sharedDiffAtomicSaves = true
+    /// `sharedDiff`: whether a save's traversal follows links through every entity the client
+    /// knows from any collection (true: seed 001 Problem 3, the embedded author's whole `posts`
+    /// array) or only through what the saving collection shows (false, the default: today's
+    /// model). Each entity is sent once per save, so a link cycle ends.
+    public var sharedDiffTraverseKnown = false
     public init() {}
 }
 

@@ -312,12 +312,6 @@ extension Schedule {
             }
             try check(f.value, path: "\(path).where")
         }
-        switch q.include {
-        case .forward(let l)?:
-            guard sc.contains(l), sc.source(of: l) == q.namespace else { throw ScheduleError(path: "\(path).include", "\(q.namespace.name) has no link \(l.name)") }
-        case .reverse(let l)?:
-            guard sc.contains(l), sc.target(of: l) == q.namespace else { throw ScheduleError(path: "\(path).include", "\(q.namespace.name) has no reverse link \(l.reverseName)") }
-        case nil: break
-        }
+        try QueryChecks.check(q, sc, path: path)
     }
 }

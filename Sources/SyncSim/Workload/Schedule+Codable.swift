@@ -131,45 +131,35 @@ struct FieldSet: Codable {
 }
 
 extension Query: Codable {
-    enum K: String, CodingKey { case namespace, `where`, include }
+    enum K: String, CodingKey { case namespace, `where`, include, limit }
 
+    /// The query parts (`where`, `limit`, `include`) are read by `QueryJSON`, shared with the
+    /// history codec; a failure there is reported at its path inside the query.
     public init(from decoder: Decoder) throws {
-        try rejectUnknownKeys(decoder, allowed: ["namespace", "where", "include"])
+        try rejectUnknownKeys(decoder, allowed: ["namespace", "where", "limit", "include"])
         let c = try decoder.container(keyedBy: K.self)
         let schema = Schema.describing
         namespace = try c.decode(NamespaceID.self, forKey: .namespace)
-        if let w = try c.decodeIfPresent(FieldSet.self, forKey: .where) {
-            guard w.values.count == 1 else {
-                throw DecodingError.dataCorruptedError(forKey: .where, in: c, debugDescription: "expected exactly one field, e.g. {\"done\": false}")
-            }
-            filter = w.values[0]
-        } else {
-            filter = nil
-        }
-        if let inc = try c.decodeIfPresent(String.self, forKey: .include) {
-            if let l = schema.link(named: inc), schema.source(of: l) == namespace {
-                include = .forward(l)
-            } else if let l = schema.link(reverseNamed: inc, on: namespace) {
-                include = .reverse(l)
-            } else {
-                let valid = schema.links(of: namespace).map { schema.name(of: $0) } + schema.incomingLinks(of: namespace).map { schema.reverseName(of: $0) }
-                throw DecodingError.dataCorruptedError(forKey: .include, in: c,
-                    debugDescription: "\(schema.name(of: namespace)) cannot include '\(Schema.clip(inc))'; expected one of: \(valid.isEmpty ? "(none)" : valid.joined(separator: ", "))")
-            }
-        } else {
-            include = nil
+        filter = nil
+        condition = nil
+        limit = nil
+        includes = []
+        do {
+            if let w = try c.decodeIfPresent(QueryJSON.self, forKey: .where) { (filter, condition) = try QueryJSON.readWhere(w, namespace, schema) }
+            if let l = try c.decodeIfPresent(QueryJSON.self, forKey: .limit) { limit = try QueryJSON.readLimit(l) }
+            if let i = try c.decodeIfPresent(QueryJSON.self, forKey: .include) { includes = try QueryJSON.readIncludes(i, namespace, schema) }
+        } catch let f as QueryJSON.Failure {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + f.codingKeys, debugDescription: f.message))
         }
     }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: K.self)
         try c.encode(namespace, forKey: .namespace)
-        if let f = filter { try c.encode(FieldSet([f]), forKey: .where) }
-        switch include {
-        case .forward(let l)?: try c.encode(Schema.describing.name(of: l), forKey: .include)
-        case .reverse(let l)?: try c.encode(Schema.describing.reverseName(of: l), forKey: .include)
-        case nil: break
-        }
+        let schema = Schema.describing
+        if let w = QueryJSON.whereValue(self, schema) { try c.encode(w, forKey: .where) }
+        if let l = limit { try c.encode(l, forKey: .limit) }
+        if let i = QueryJSON.includeValue(self, schema) { try c.encode(i, forKey: .include) }
     }
 }
 
@@ -359,6 +349,7 @@ extension SimulationOptions: Codable {
         case pushPullOrder
         case pushBatchSize, pullPageSize, pushPullIdempotentCreates
         case instantCombineTransacts
+        case sharedDiffAtomicSaves, sharedDiffTraverseKnown
     }
 
     public init(from decoder: Decoder) throws {
@@ -391,6 +382,8 @@ extension SimulationOptions: Codable {
         try get(.pullPageSize, &strategy.pullPageSize)
         try get(.pushPullIdempotentCreates, &strategy.pushPullIdempotentCreates)
         try get(.instantCombineTransacts, &strategy.instantCombineTransacts)
+        try get(.sharedDiffAtomicSaves, &strategy.sharedDiffAtomicSaves)
+        try get(.sharedDiffTraverseKnown, &strategy.sharedDiffTraverseKnown)
     }
 
     /// Writes every option that differs from its default (files say only what matters).
@@ -423,6 +416,8 @@ extension SimulationOptions: Codable {
         try put(.pullPageSize, strategy.pullPageSize, d.strategy.pullPageSize)
         try put(.pushPullIdempotentCreates, strategy.pushPullIdempotentCreates, d.strategy.pushPullIdempotentCreates)
         try put(.instantCombineTransacts, strategy.instantCombineTransacts, d.strategy.instantCombineTransacts)
+        try put(.sharedDiffAtomicSaves, strategy.sharedDiffAtomicSaves, d.strategy.sharedDiffAtomicSaves)
+        try put(.sharedDiffTraverseKnown, strategy.sharedDiffTraverseKnown, d.strategy.sharedDiffTraverseKnown)
     }
 }
 
@@ -438,7 +433,7 @@ extension Schedule: Codable {
             schema = .default
         } else if let name = try? c.decode(String.self, forKey: .schema) {
             guard let s = Schema.named(name) else {
-                let known = [Schema.default.name] + Schema.known.map(\.name)
+                let known = [Schema.default.name] + Schema.known.map(\.name) + Schema.builtInNamed.map(\.name)
                 throw DecodingError.dataCorruptedError(forKey: .schema, in: c,
                     debugDescription: "unknown schema '\(Schema.clip(name))'\(suggestion(name, known)); known: \(known.joined(separator: ", ")) (or embed the declaration as an object)")
             }

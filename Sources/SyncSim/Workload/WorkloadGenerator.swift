@@ -46,6 +46,12 @@ public struct WorkloadGenerator: Sendable {
         /// the rest (`WorkloadGenerator+UserChoices.swift`). Off by default for the same reason as
         /// `syncNow`: strategies without them would see changed traces.
         public var userChoices = false
+        /// Whether later subscriptions also draw the richer query forms (`where` with
+        /// comparisons, `$in` and `or`, `limit`, include trees of up to four levels through link
+        /// cycles: `Query.richMenu`). Off by default, so the default schema's schedules stay
+        /// what they were; always on for schemas with more than one link (the blog), whose
+        /// cycles only these queries reach.
+        public var richQueries = false
         public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default, stress: Bool = true) {
             self.clients = clients
             self.actions = actions
@@ -74,8 +80,12 @@ public struct WorkloadGenerator: Sendable {
         let typingMain: NamespaceID?
         let typingAlt: NamespaceID?
 
-        init(_ schema: Schema) {
+        /// The richer queries later subscriptions also draw from (empty unless asked for).
+        let rich: [Query]
+
+        init(_ schema: Schema, rich: Bool = false) {
             self.schema = schema
+            self.rich = rich ? Query.richMenu(schema) : []
             all = schema.namespaceIDs
             let targets = Set(schema.linkIDs.map { schema.target(of: $0) })
             let sources = Set(schema.linkIDs.map { schema.source(of: $0) })
@@ -112,7 +122,7 @@ public struct WorkloadGenerator: Sendable {
 
         /// What a later `subscribe` draws from: parents and the link queries (partial views).
         var laterMenu: [Query] {
-            let m = parents.filter { $0 != primary }.map { Query($0) } + linkMenu
+            let m = parents.filter { $0 != primary }.map { Query($0) } + linkMenu + rich
             return m.isEmpty ? [Query(primary)] : m
         }
     }
@@ -161,7 +171,7 @@ public struct WorkloadGenerator: Sendable {
         var st = SimRandom(seed: seed).fork(.custom(Stress.streamLabel))
         let stress = config.swarm && config.stress ? Stress.draw(&st, actions: config.actions) : Stress()
         if let cap = stress.queueCap { o.queueCap = cap }
-        var b = Builder(options: o, roles: Roles(config.schema))
+        var b = Builder(options: o, roles: Roles(config.schema, rich: config.richQueries || config.schema.linkCount > 1))
         b.seedData(&r)
         let kinds = sw.enabled
         let total = kinds.reduce(0) { $0 + sw.weights[$1]! }

@@ -722,9 +722,7 @@ public struct PushPullClient: ClientMachine {
         let changed = patchView()
         if changed.isEmpty { return }
         for i in subs.indices {
-            var reads = NamespaceSet()
-            reads.insert(subs[i].query.namespace)
-            if let n = subs[i].query.includedNamespace(in: schema) { reads.insert(n) }
+            let reads = subs[i].query.readNamespaces(in: schema)
             if reads.isDisjoint(with: changed) { continue }
             if let r = subs[i].query.evaluate(view, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r

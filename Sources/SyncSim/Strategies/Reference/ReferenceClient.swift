@@ -360,7 +360,11 @@ public struct ReferenceClient: ClientMachine {
     /// whose link points at a root. When no slot matters, the roots and every record of the
     /// result are unchanged, so no child can have come or gone either: the result is the same.
     static func affects(_ dirty: [Int], _ query: Query, shown: QueryResult, view: EntityStore, schema: Schema) -> Bool {
-        view.records.withUnsafeBufferPointer { rb in
+        // Conditions, limits and include trees: the general test (exact or conservative).
+        if !query.isBasic {
+            return query.mayChange(shown, touched: dirty.map { EntityID(UInt32($0)) }, in: view, schema: schema)
+        }
+        return view.records.withUnsafeBufferPointer { rb in
             func isRoot(_ j: Int) -> Bool {
                 guard j < rb.count, rb[j]?.namespace == query.namespace else { return false }
                 if let f = query.filter { return rb[j]![f.field] == f.value }

@@ -49,7 +49,7 @@ public struct SharedDiffClient: ClientMachine {
         var subscription: SubscriptionID? { key.isOnce ? nil : SubscriptionID(UInt32(key.raw)) }
 
         /// The namespaces this collection holds: its roots and the entities it reaches by link.
-        func holds(_ ns: NamespaceID, in schema: Schema) -> Bool { query.namespace == ns || query.includedNamespace(in: schema) == ns }
+        func holds(_ ns: NamespaceID, in schema: Schema) -> Bool { query.namespace == ns || query.reachedNamespaces(in: schema).contains(ns) }
     }
 
     public let id: ClientID
@@ -81,6 +81,12 @@ public struct SharedDiffClient: ClientMachine {
     /// async task; two collections' saves land "milliseconds apart", seed 001 §Evidence).
     /// The save delay range (`StrategyOptions.saveDelayMinMs…saveDelayMaxMs`, 2…40 ms by default).
     let saveDelayMs: ClosedRange<Int>
+    /// Whether a save is one transaction (`StrategyOptions.sharedDiffAtomicSaves`, default) or
+    /// one per operation.
+    let atomicSaves: Bool
+    /// Whether a save's traversal follows links through every entity the client knows
+    /// (`StrategyOptions.sharedDiffTraverseKnown`) or only through the saving collection.
+    let traverseKnown: Bool
 
     /// The run's data model.
     let schema: Schema
@@ -94,6 +100,8 @@ public struct SharedDiffClient: ClientMachine {
         // negative bounds gets the nearest valid range rather than a trap.
         let lo = Int(max(0, context.options.saveDelayMinMs))
         saveDelayMs = lo...max(lo, Int(context.options.saveDelayMaxMs))
+        atomicSaves = context.options.sharedDiffAtomicSaves
+        traverseKnown = context.options.sharedDiffTraverseKnown
         random = context.random
         if let durable {
             pending = durable.pending

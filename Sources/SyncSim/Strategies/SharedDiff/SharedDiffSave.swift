@@ -25,19 +25,29 @@ extension SharedDiffClient {
     ///     field is nil, or a has-many array lost a member);
     ///  3. it carries the user writes (of those that scheduled this save) whose entities it sends
     ///     or deletes; a delete no user asked for carries no write.
+    ///
+    /// With `traverseKnown` (seed 001 Problem 3 steps 1–6), the closure of step 2 runs over every
+    /// entity the client knows — the values of all its collections, the saving one first — so
+    /// saving a post re-sends its author and the author's whole `posts` array (and on the blog,
+    /// their comments and the comments' authors), with whatever values the client has for them.
+    /// The seed does not say how its `traverse()` ends on a cycle ("could potentially create
+    /// infinite loops", Unknown unknowns 3): a walk of embedded objects without a visited set
+    /// would not end (post → author → posts → post …). Here each entity is sent once per save
+    /// (a visited set), so a save is at most every known entity: large, but finite.
     func saveSteps(for c: Collection) -> (steps: [InstantStep], writes: [WriteID]) {
-        guard let view = c.shown else { return ([], []) }
+        guard let own = c.shown else { return ([], []) }
+        let view = traverseKnown ? known(preferring: own) : own
         var deletes: [EntityID] = []
         var steps: [InstantStep] = []
         for ns in c.saveDue {
-            for e in tracked(ns) where !view.contains(e) {
+            for e in tracked(ns) where !own.contains(e) {
                 deletes.append(e)
                 steps.append(InstantStep(.delete(e, ns), upsert: false))
             }
         }
         // Elements of the due namespaces, then the closure over links within the collection
         // (either direction: a post's author, that author's posts, …).
-        let inSent = linkClosure(of: view) { c.saveDue.contains($0.namespace) }
+        let inSent = linkClosure(of: view) { id, r in c.saveDue.contains(r.namespace) && own.contains(id) }
         var sent: [EntityID] = []
         for (k, e) in view.entries.enumerated() where inSent[k] { sent.append(e.id) }
         var links: [InstantStep] = []
@@ -73,6 +83,11 @@ extension SharedDiffClient {
     /// the view, followed either way. A set (the order of discovery cannot matter), computed with
     /// an adjacency list in O(entries + links) instead of a scan of the view per element.
     func linkClosure(of view: QueryResult, _ start: (EntityRecord) -> Bool) -> [Bool] {
+        linkClosure(of: view) { _, r in start(r) }
+    }
+
+    /// As above, starting from the entries whose id and record `start` accepts.
+    func linkClosure(of view: QueryResult, _ start: (EntityID, EntityRecord) -> Bool) -> [Bool] {
         let entries = view.entries
         let m = entries.count
         var slot = [Int32](repeating: -1, count: (entries.last.map { Int($0.id.raw) } ?? -1) + 1)
@@ -91,11 +106,58 @@ extension SharedDiffClient {
         }
         var reached = [Bool](repeating: false, count: m)
         var frontier: [Int32] = []
-        for k in 0..<m where start(entries[k].record) { reached[k] = true; frontier.append(Int32(k)) }
+        for k in 0..<m where start(entries[k].id, entries[k].record) { reached[k] = true; frontier.append(Int32(k)) }
         while let k = frontier.popLast() {
             for j in adjacent[Int(k)] where !reached[Int(j)] { reached[Int(j)] = true; frontier.append(j) }
         }
         return reached
+    }
+
+    /// Every entity the client's collections show, each once in id order, with the value of the
+    /// first collection (`first`, then the others in order) that shows it: what the app's
+    /// embedded objects can reach.
+    func known(preferring first: QueryResult) -> QueryResult {
+        var entries = first.entries
+        for c in collections where !c.key.isOnce {
+            guard let r = c.shown else { continue }
+            for e in r.entries where !first.contains(e.id) { entries.append(e) }
+        }
+        entries.sort { $0.id < $1.id }
+        var out: [QueryResult.Entry] = []
+        out.reserveCapacity(entries.count)
+        for e in entries where out.last?.id != e.id { out.append(e) }
+        return QueryResult(roots: first.roots, entries: out)
+    }
+
+    /// The transactions one save sends: the whole save when saves are atomic; otherwise one per
+    /// step (seed 001 Unknown unknowns 4: "operations that might partially succeed"), so one
+    /// step can be refused (an upsert of an id the server holds in another namespace, a link to
+    /// an entity deleted meanwhile) while the others apply. Each step carries the writes among
+    /// `writes` with an operation it sends (a create or update of its entity for an update step,
+    /// the same delete, link or unlink otherwise): a write is confirmed by a step that sent it,
+    /// and rejected when every step that sent it failed, so what the user is told stays true
+    /// per write. Steps no write asked for (traversed entities, diff deletes) carry none.
+    func saveTransactions(_ steps: [InstantStep], _ writes: [WriteID]) -> [(steps: [InstantStep], writes: [WriteID])] {
+        if atomicSaves || steps.count <= 1 { return [(steps, writes)] }
+        func sends(_ s: Op, _ op: Op) -> Bool {
+            switch (s, op) {
+            case (.update(let e, _, _), .create(let x, _, _)), (.update(let e, _, _), .update(let x, _, _)): return e == x
+            default: return s == op
+            }
+        }
+        func ops(_ w: WriteID) -> [Op] { unsaved.first(where: { $0.write.id == w })?.write.ops ?? [] }
+        var out: [(steps: [InstantStep], writes: [WriteID])] = steps.map { s in
+            ([s], writes.filter { w in ops(w).contains { sends(s.op, $0) } })
+        }
+        // A write the save reflects but no step sends (a link to an entity the collection does
+        // not show) goes with its entity's steps, as it does in an atomic save: told, not lost.
+        for w in writes where !out.contains(where: { $0.writes.contains(w) }) {
+            let es = ops(w).map(\.entity)
+            var placed = false
+            for k in out.indices where es.contains(out[k].steps[0].op.entity) { out[k].writes.append(w); placed = true }
+            if !placed { out[0].writes.append(w) }
+        }
+        return out
     }
 
     /// The save timer of a collection fired: compute its transaction, queue it like a Reactor
@@ -103,16 +165,22 @@ extension SharedDiffClient {
     mutating func runSave(_ s: SubscriptionID, out: inout ClientOutbox<InstantUp>) {
         guard let i = collections.firstIndex(where: { $0.key == .subscription(s) }), !collections[i].saveDue.isEmpty else { return }
         let (steps, writes) = saveSteps(for: collections[i])
+        // Split before `settleOwed`, which may forget the writes whose entities it reads.
+        let transactions = steps.isEmpty ? [] : saveTransactions(steps, writes)
         collections[i].saveDue = []
         collections[i].saveWrites = []
         settleOwed(by: s)
         if !steps.isEmpty {
-            let order = (pending.map(\.order).max() ?? 0) + 1
-            let m = SaveMutation(eventID: random.next(), order: order, writes: writes, steps: steps, txID: nil)
-            pending.append(m)
+            var made: [SaveMutation] = []
+            for t in transactions {
+                let order = (pending.map(\.order).max() ?? 0) + 1
+                let m = SaveMutation(eventID: random.next(), order: order, writes: t.writes, steps: t.steps, txID: nil)
+                pending.append(m)
+                made.append(m)
+            }
             pending.sort { ($0.order, $0.eventID) < ($1.order, $1.eventID) }
             persist(out: &out)
-            if status == .authenticated && online { send(m, out: &out) }
+            if status == .authenticated && online { for m in made { send(m, out: &out) } }
         }
         refreshViews(out: &out)
     }
