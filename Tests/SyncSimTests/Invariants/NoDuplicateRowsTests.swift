@@ -97,8 +97,29 @@ struct NoDuplicateRowsTests {
     }
 }
 
-/// pushPull whose server, answering a page that has more, jumps the cursor past the next page.
+extension NoDuplicateRowsTests {
+    /// A pager that sends one page twice (the second time as the next page, cursor unchanged):
+    /// the client applies the same rows again, which in this model is the same rows — rows are
+    /// keyed by entity, so a repeated pull page cannot make a client show an item twice, and no
+    /// oracle may call it a duplicate. (A repeated *push* batch is what can duplicate rows, on a
+    /// server that inserts again: `aNonIdempotentServerDuplicatesTheRetriedBatch`.)
+    @Test func aPagerThatRepeatsAPageDuplicatesNothing() throws {
+        var s = Self.dropBetweenBatches()
+        s.actions.removeAll { if case .goOffline = $0.action, $0.at == 1_275 { return true } else { return false } }
+        let r = try Simulator.run(SkippingPager(repeatOnce: true), s, seed: 1, trace: .full)
+        #expect(r.violations.isEmpty, "\(r.violations)")
+        // The repeat happened: one page more than the faithful pager sends.
+        let plain = try Simulator.run(PushPullStrategy(), s, seed: 1, trace: .full)
+        func pages(_ x: RunResult) -> Int { x.trace.filter { $0.text.hasPrefix("server sends") && $0.text.contains("pulled") }.count }
+        #expect(pages(r) == pages(plain) + 1, "\(pages(r)) vs \(pages(plain))")
+        #expect(r.clients[1].subscriptions[0].result?.roots.count == 30)
+    }
+}
+
+/// pushPull whose server, answering a page that has more, jumps the cursor past the next page
+/// (or, with `repeatOnce`, sends the first such page again as the next one).
 struct SkippingPager: SyncStrategy {
+    var repeatOnce = false
     var info: StrategyInfo {
         var i = PushPullStrategy().info
         i.name = "skippingPager"
@@ -108,11 +129,13 @@ struct SkippingPager: SyncStrategy {
     func makeClient(_ context: ClientContext, restoring durable: PushPullClient.Durable?) -> PushPullClient {
         PushPullStrategy().makeClient(context, restoring: durable)
     }
-    func makeServer(_ context: ServerContext) -> SkippingPagerServer { SkippingPagerServer(inner: PushPullStrategy().makeServer(context)) }
+    func makeServer(_ context: ServerContext) -> SkippingPagerServer { SkippingPagerServer(inner: PushPullStrategy().makeServer(context), repeatOnce: repeatOnce) }
 }
 
 struct SkippingPagerServer: ServerMachine {
     var inner: PushPullServer
+    var repeatOnce = false
+    var repeated: PushPullDown?
     var data: EntityStore { inner.data }
     mutating func handle(_ input: ServerInput<PushPullUp>, now: Int64, out: inout ServerOutbox<PushPullDown>) {
         guard case .received(let c, .pull(let s, let since, let page)) = input else {
@@ -120,6 +143,16 @@ struct SkippingPagerServer: ServerMachine {
             return
         }
         var answer = inner.pull(sync: s, since: since, page: page)
+        if repeatOnce {
+            if case .pulled(let rs, let ch, let del, let cursor, _, let p)? = repeated, rs == s, p + 1 == page {
+                answer = .pulled(sync: s, changes: ch, deleted: del, timestamp: cursor, hasMore: true, page: page)
+                repeated = .pulled(sync: 0, changes: [], deleted: [], timestamp: 0, page: 0)
+            } else if repeated == nil, case .pulled(_, _, _, _, true, _) = answer {
+                repeated = answer
+            }
+            out(.send(c, answer))
+            return
+        }
         if case .pulled(_, let ch, let del, let cursor, true, _) = answer,
            case .pulled(_, _, _, let skipped, let more, _) = inner.pull(sync: s, since: cursor, page: page + 1) {
             answer = .pulled(sync: s, changes: ch, deleted: del, timestamp: skipped, hasMore: more, page: page)

@@ -128,4 +128,24 @@ struct PushPullBatchTests {
         #expect(r.violations.filter { claimed.contains($0.invariant) }.isEmpty, "\(r.violations)")
         #expect(PushPullClient.groupedByType([], schema: .default).isEmpty)
     }
+
+    /// A drop between pages: the page applied stays applied and its cursor is persisted, so the
+    /// retry (and a relaunch) pulls from the cursor, not from the beginning: nothing is pulled
+    /// twice or skipped.
+    @Test func aDropBetweenPagesResumesFromTheCursor() {
+        var c = Self.client(page: 2)
+        _ = c.step(.network(.online), now: 0)
+        let r1 = RemoteRecord(entity: EntityID(1), serverKey: 1, record: PushPullTests.todo("a", done: false), updatedAt: 0)
+        let r2 = RemoteRecord(entity: EntityID(2), serverKey: 2, record: PushPullTests.todo("b", done: false), updatedAt: 0)
+        _ = c.step(.received(.pulled(sync: 1, changes: [r1, r2], deleted: [], timestamp: 2, hasMore: true, page: 0)), now: 10)
+        // Page 2's answer never comes: the request times out and the sync backs off.
+        _ = c.step(.timerFired(C.requestTimer(1)), now: 6_010)
+        #expect(c.phase == .idle && c.lastPulledAt == 2)
+        let retry = c.step(.timerFired(C.retryTimer), now: 8_000)
+        #expect(retry.contains(.send(.pull(sync: 2, since: 2, page: 0))), "\(retry)")
+        // A relaunch resumes from the persisted cursor too.
+        var again = PushPullStrategy().makeClient(.testing(queueCap: 100_000), restoring: c.durableState)
+        #expect(again.lastPulledAt == 2 && again.records[EntityID(2)] != nil)
+        #expect(again.step(.network(.online), now: 0).contains(.send(.pull(sync: 1, since: 2, page: 0))))
+    }
 }
