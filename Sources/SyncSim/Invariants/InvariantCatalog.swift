@@ -129,6 +129,8 @@ public struct InvariantCatalog: Sendable {
             return "no message is sent while the device reports it is offline"
         case .liveness:
             return "after heal the run settles (nothing in flight, nothing pending, views equal to the server) within the virtual-time and event bounds"
+        case .tenantIsolation:
+            return "no data or pending write crosses tenants: a tenant's server applies only its tenant's writes, a client shows only its tenant's entities and values"
         default:
             return "user invariant '\(id.rawValue)' (not a built-in; its summary comes with its definition)"
         }

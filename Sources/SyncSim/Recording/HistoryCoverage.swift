@@ -19,6 +19,7 @@ enum HistoryCoverage {
         case .timelyFeedback: return seen.heal ? nil : "no moment the network became healthy recorded (a heal line, or heal on the end line)"
         case .noGhostDeletion, .noResurrection, .noDuplicateApplication, .toldOutcomeIsTrue, .clientWriteOrder, .linkIntegrity, .liveness:
             return nil
+        case .tenantIsolation: return "no tenants recorded (the history format has no tenant lines)"
         default:
             // A user invariant judges a simulated run's whole record (`RunHistory`), which a
             // recording does not have.

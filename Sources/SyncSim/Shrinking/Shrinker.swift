@@ -433,6 +433,8 @@ extension Action {
         case .syncNow(let c): return .syncNow(f(c))
         case .dropOldestWrite(let c): return .dropOldestWrite(f(c))
         case .crash(let c, let p): return .crash(f(c), p)
+        case .switchTenant(let c, let t): return .switchTenant(f(c), t)
+        case .logout(let c): return .logout(f(c))
         case .serverCreate, .serverUpdate, .serverDelete: return self
         }
     }

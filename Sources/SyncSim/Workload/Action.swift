@@ -37,6 +37,12 @@ public enum Action: Hashable, Sendable {
     /// A fault aimed at a protocol point (FoundationDB's BUGGIFY): armed now, it strikes at the
     /// client's next such point (see `CrashPoint`).
     case crash(ClientID, CrashPoint)
+    /// Seed 004 §1.1 / seed 000's user change: the client's user switches to `tenant` (logging in
+    /// if logged out). How the client's local data follows is the strategy's `Tenancy`.
+    case switchTenant(ClientID, TenantID)
+    /// Seed 004 §4.1 "drop DB on logout": the user logs out of the current tenant, whose local
+    /// data is dropped; until the next `switchTenant` the client's user actions are skipped.
+    case logout(ClientID)
 
     /// The client the action happens on, if any.
     public var client: ClientID? {
@@ -44,7 +50,8 @@ public enum Action: Hashable, Sendable {
         case .create(let c, _, _, _), .update(let c, _, _), .delete(let c, _), .link(let c, _, _, _),
             .unlink(let c, _, _, _), .type(let c, _, _, _, _), .subscribe(let c, _, _), .unsubscribe(let c, _),
             .queryOnce(let c, _), .goOffline(let c), .goOnline(let c), .serverUnreachable(let c),
-            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _), .dropOldestWrite(let c), .syncNow(let c):
+            .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _), .dropOldestWrite(let c), .syncNow(let c),
+            .switchTenant(let c, _), .logout(let c):
             return c
         case .serverCreate, .serverUpdate, .serverDelete:
             return nil
@@ -75,6 +82,8 @@ public enum Action: Hashable, Sendable {
         case .crash: return .crash
         case .syncNow: return .syncNow
         case .dropOldestWrite: return .dropOldest
+        case .switchTenant: return .switchTenant
+        case .logout: return .logout
         }
     }
 
@@ -95,12 +104,14 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case offline, online, unreachable, reachable, restart, forceSync, crash
     case syncNow
     case dropOldest
+    case switchTenant, logout
 
     /// Kinds the default generator does not draw: `syncNow` only with
     /// `WorkloadGenerator.Config.syncNow`, `dropOldest` only from scenario files (seed 003's
     /// user-pruned queue exists in one strategy). Coverage lists them apart from what fuzzing
     /// failed to reach, so "never reached" keeps meaning a gap in what the generator explores.
-    public var isDrawnByDefault: Bool { self != .syncNow && self != .dropOldest }
+    /// `switchTenant` and `logout` only with `WorkloadGenerator.Config.tenants`.
+    public var isDrawnByDefault: Bool { self != .syncNow && self != .dropOldest && self != .switchTenant && self != .logout }
 }
 
 /// Where a `crash` action strikes. Ordinary restarts fall between events; real sync bugs live at

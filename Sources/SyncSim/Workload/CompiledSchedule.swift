@@ -13,6 +13,10 @@ public struct CompiledSchedule: Sendable {
         case restart(ClientID)
         /// Arms a protocol-point fault on the client.
         case crash(ClientID, CrashPoint)
+        /// The client's user switches to a tenant (`Action.switchTenant`).
+        case switchTenant(ClientID, TenantID)
+        /// The client's user logs out, dropping the tenant's local data (`Action.logout`).
+        case logout(ClientID)
     }
 
     public struct Entry: Sendable {
@@ -26,6 +30,9 @@ public struct CompiledSchedule: Sendable {
     public var writeCount: Int
     /// Namespace of every entity the schedule mentions, by id.
     public var namespaces: [EntityID: NamespaceID]
+    /// Whether any step switches tenant or logs out: only then does the simulator route by
+    /// tenant and run the isolation oracle (a run without is exactly as before).
+    public var usesTenants = false
 }
 
 /// A schedule that cannot run, with the JSON-path-like location of the problem.
@@ -80,6 +87,7 @@ extension Schedule {
         var subs: [SubscriptionID: ClientID] = [:]
         var usedSubs: Set<SubscriptionID> = []
         var lastTime: Int64 = 0
+        var usesTenants = false
 
         func write(_ ops: [Op], burst: UInt32? = nil) -> UserWrite {
             defer { nextWrite += 1 }
@@ -201,9 +209,18 @@ extension Schedule {
             case .syncNow(let c): entries.append(.init(time: t, step: .user(c, .syncNow), source: i))
             case .dropOldestWrite(let c): entries.append(.init(time: t, step: .user(c, .dropOldestWrite), source: i))
             case .crash(let c, let point): entries.append(.init(time: t, step: .crash(c, point), source: i))
+            case .switchTenant(let c, let tenant):
+                guard tenant.index <= ScheduleLimits.maxTenant else {
+                    throw ScheduleError(path: "\(p).tenant", ScheduleLimits.outOfRange("a tenant", tenant.index, 0...ScheduleLimits.maxTenant))
+                }
+                usesTenants = true
+                entries.append(.init(time: t, step: .switchTenant(c, tenant), source: i))
+            case .logout(let c):
+                usesTenants = true
+                entries.append(.init(time: t, step: .logout(c), source: i))
             }
         }
-        return CompiledSchedule(entries: entries, writeCount: Int(nextWrite), namespaces: ns)
+        return CompiledSchedule(entries: entries, writeCount: Int(nextWrite), namespaces: ns, usesTenants: usesTenants)
     }
 
     static func check(_ vals: [FieldAssignment], _ n: NamespaceID, _ sc: Schema, path: String) throws {

@@ -175,7 +175,7 @@ extension Query: Codable {
 
 extension TimedAction: Codable {
     enum K: String, CodingKey {
-        case at, `do`, client, entity, namespace, set, link, target, field, text, everyMs, sub, query, choice, point
+        case at, `do`, client, entity, namespace, set, link, target, field, text, everyMs, sub, query, choice, point, tenant
     }
 
     /// The keys each action kind takes besides `at` and `do`.
@@ -196,6 +196,8 @@ extension TimedAction: Codable {
         case .forceSync: return [.client, .choice]
         case .crash: return [.client, .point]
         case .syncNow: return [.client]
+        case .switchTenant: return [.client, .tenant]
+        case .logout: return [.client]
         }
     }
 
@@ -234,6 +236,8 @@ extension TimedAction: Codable {
         case .dropOldest: action = .dropOldestWrite(try client())
         case .forceSync: action = .forceSync(try client(), try c.decode(ConflictChoice.self, forKey: .choice))
         case .syncNow: action = .syncNow(try client())
+        case .switchTenant: action = .switchTenant(try client(), try c.decode(TenantID.self, forKey: .tenant))
+        case .logout: action = .logout(try client())
         case .crash:
             let point = try c.decode(String.self, forKey: .point)
             guard let p = CrashPoint(rawValue: point) else {
@@ -270,7 +274,9 @@ extension TimedAction: Codable {
             try c.encode(ch, forKey: .choice)
         case .crash(_, let p):
             try c.encode(p.rawValue, forKey: .point)
-        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .dropOldestWrite, .syncNow:
+        case .switchTenant(_, let t):
+            try c.encode(t, forKey: .tenant)
+        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .dropOldestWrite, .syncNow, .logout:
             break
         }
     }
@@ -513,6 +519,9 @@ extension Action {
         case .crash(let c, let point): h.byte(19); h.combine(c.index); h.combine(point.rawValue)
         case .syncNow(let c): h.byte(20); h.combine(c.index)
         case .dropOldestWrite(let c): h.byte(21); h.combine(c.index)
+        // Tags 40… for tenants (away from the next free ones, which parallel work may take).
+        case .switchTenant(let c, let t): h.byte(40); h.combine(c.index); h.byte(t.raw)
+        case .logout(let c): h.byte(41); h.combine(c.index)
         }
     }
 }

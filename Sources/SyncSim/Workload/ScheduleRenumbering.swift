@@ -71,7 +71,8 @@ extension Action {
             return [e]
         case .link(_, let e, _, let t), .unlink(_, let e, _, let t):
             return [e, t]
-        case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow:
+        case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow,
+             .switchTenant, .logout:
             return []
         }
     }
@@ -88,7 +89,8 @@ extension Action {
         case .serverCreate(let e, let n, let v): return .serverCreate(f(e), n, v)
         case .serverUpdate(let e, let v): return .serverUpdate(f(e), v)
         case .serverDelete(let e): return .serverDelete(f(e))
-        case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow:
+        case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow,
+             .switchTenant, .logout:
             return self
         }
     }

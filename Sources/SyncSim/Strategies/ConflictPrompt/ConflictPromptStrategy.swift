@@ -59,7 +59,7 @@ public struct ConflictPromptStrategy: SyncStrategy {
                        .noDuplicateApplication, .queryOnceOfflineFails, .cachedSubscriptionOffline,
                        .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness,
                        .toldOutcomeIsTrue, .noPhantomWrite, .neverRevertOwnWrite, .clientWriteOrder, .timelyFeedback,
-                       .linkIntegrity, .noRequestWhileOffline],
+                       .linkIntegrity, .noRequestWhileOffline, .tenantIsolation],
             arbitration: .serverArrival,
             conditionalContract: [ConditionalClaim(.lwwConvergence, .conflictsNotMerged)])
     }

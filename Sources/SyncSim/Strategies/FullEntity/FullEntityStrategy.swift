@@ -32,6 +32,8 @@ public struct FullEntityStrategy: SyncStrategy {
     }
 
     public var transport: Transport { .stream }
+    /// InstantDB's client: one local store per app (`InstantClient+Tenants.swift`).
+    public var tenancy: Tenancy { .oneDatabase }
 
     public func makeClient(_ context: ClientContext, restoring durable: InstantClient.Durable?) -> InstantClient {
         InstantClient(context: context, fullEntity: true, restoring: durable)

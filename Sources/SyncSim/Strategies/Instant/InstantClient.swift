@@ -100,7 +100,7 @@ public struct InstantClient: ClientMachine {
     public private(set) var connection = ReactorConnection()
     public var online: Bool { connection.online }
     public var status: Status { connection.status }
-    public private(set) var pending: [PendingMutation] = []
+    public internal(set) var pending: [PendingMutation] = []
     /// Send timeouts of pending mutations (shared Reactor rules).
     var timeouts = ReactorSendTimeouts()
     /// `queryOnce` timeouts (timer, request key).
@@ -109,6 +109,10 @@ public struct InstantClient: ClientMachine {
     var queries: [QueryState] = []
     var cache: [CachedResult] = []
     var nextSerial: UInt64 = 1
+    /// Test seams for the isolation oracle (`InstantClient+Tenants.swift`): keep the queue or
+    /// the query results across a user change. Never set by a built-in.
+    var keepsQueueOnUserChange = false
+    var keepsResultsOnUserChange = false
 
     static let reconnectTimer = ReactorConnection.reconnectTimer
     /// Reactor's `QUERY_ONCE_TIMEOUT`.
@@ -285,6 +289,8 @@ public struct InstantClient: ClientMachine {
             out(.event(.invalidInput("instant has no conflict prompts or forced sync: \(cmd)")))
         case .dropOldestWrite:
             out(.event(.invalidInput("instant has no user-pruned queue: \(cmd)")))
+        case .switchTenant, .logout:
+            userChanged(out: &out)
         }
     }
 

@@ -70,7 +70,7 @@ public struct PushPullStrategy: SyncStrategy {
             contract: [.convergence, .noGhostDeletion, .noResurrection, .readYourWrites,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields,
                        .queueCapNoSilentDrop, .liveness, .noPhantomWrite, .monotonicReads,
-                       .linkIntegrity, .noRequestWhileOffline, .lwwConvergence],
+                       .linkIntegrity, .noRequestWhileOffline, .lwwConvergence, .tenantIsolation],
             arbitration: .recordTimestamp)
     }
 

@@ -44,11 +44,13 @@ public struct SharedDiffStrategy: SyncStrategy {
             summary: "SharingInstant @Shared: saves diff each collection against tracked server ids; partial views delete, stale views re-send",
             contract: [.convergence, .readYourWrites, .nestedSubscriptionReyields, .queryOnceOfflineFails,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .liveness,
-                       .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline],
+                       .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline, .tenantIsolation],
             arbitration: .serverArrival, knownBad: true)
     }
 
     public var transport: Transport { .stream }
+    /// InstantDB's Reactor underneath: one local store per app (`SharedDiffClient+Tenants.swift`).
+    public var tenancy: Tenancy { .oneDatabase }
 
     public func makeClient(_ context: ClientContext, restoring durable: SharedDiffClient.Durable?) -> SharedDiffClient {
         SharedDiffClient(context: context, restoring: durable)
