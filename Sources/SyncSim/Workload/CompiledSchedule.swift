@@ -88,6 +88,7 @@ extension Schedule {
         var usedSubs: Set<SubscriptionID> = []
         var lastTime: Int64 = 0
         var usesTenants = false
+        var owners = TenantOwnership(clients: o.clients)
 
         func write(_ ops: [Op], burst: UInt32? = nil) -> UserWrite {
             defer { nextWrite += 1 }
@@ -125,11 +126,19 @@ extension Schedule {
                 guard tn == sc.target(of: l) else { throw ScheduleError(path: "\(p).target", "expected a \(sc.target(of: l).singular), got a \(tn.singular)") }
             }
             let t = a.at
+            if owners.active {
+                // Tenants never share entities (`TenantOwnership`).
+                let es = a.action.entities
+                if case .create = a.action {} else if case .serverCreate = a.action {} else {
+                    for (k, e) in es.enumerated() where ns[e] != nil { try owners.check(e, by: a.action.client, path: "\(p).\(k == 0 ? "entity" : "target")") }
+                }
+            }
             switch a.action {
             case .create(let c, let e, let n, let vals):
                 guard sc.contains(n) else { throw ScheduleError(path: "\(p).namespace", "namespace \(n.raw) is not in schema \(sc.name)") }
                 try Self.check(vals, n, sc, path: "\(p).set")
                 try new(e, n)
+                owners.created(e, by: c)
                 entries.append(.init(time: t, step: .user(c, .write(write([.create(e, n, vals)]))), source: i))
             case .update(let c, let e, let vals):
                 let n = try known(e)
@@ -159,6 +168,7 @@ extension Schedule {
                 }
                 // Both factors are bounded above, so this cannot overflow.
                 let end = t + Int64(chars - 1) * every
+                owners.typing(c, until: end)
                 guard end <= ScheduleLimits.times.upperBound else {
                     throw ScheduleError(path: "\(p).everyMs", "the burst's last keystroke at \(t) + \(chars - 1) × \(every) = \(end) ms is after \(ScheduleLimits.times.upperBound) ms, the last time a schedule may use; type fewer characters or faster")
                 }
@@ -214,9 +224,11 @@ extension Schedule {
                     throw ScheduleError(path: "\(p).tenant", ScheduleLimits.outOfRange("a tenant", tenant.index, 0...ScheduleLimits.maxTenant))
                 }
                 usesTenants = true
+                try owners.switched(c, to: tenant, at: t, path: "\(p).at")
                 entries.append(.init(time: t, step: .switchTenant(c, tenant), source: i))
             case .logout(let c):
                 usesTenants = true
+                try owners.switched(c, to: nil, at: t, path: "\(p).at")
                 entries.append(.init(time: t, step: .logout(c), source: i))
             }
         }

@@ -36,6 +36,10 @@ public struct WorkloadGenerator: Sendable {
         /// default: only `pushPull` has the button, and a schedule is shared by every strategy,
         /// so drawing it everywhere would change the other strategies' traces.
         public var syncNow = false
+        /// Tenants the schedules use (2…16): switches and logouts drawn from their own stream
+        /// after the rest (`WorkloadGenerator+Tenants.swift`). 0 (the default) draws none, so
+        /// default schedules and traces are unchanged.
+        public var tenants = 0
         public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default, stress: Bool = true) {
             self.clients = clients
             self.actions = actions
@@ -176,6 +180,7 @@ public struct WorkloadGenerator: Sendable {
         }
         b.closeWindows()
         if config.syncNow { b.addSyncNow(seed: seed) }
+        if config.tenants > 1 { b.addTenants(seed: seed, tenants: min(config.tenants, ScheduleLimits.maxTenant + 1)) }
         return Schedule(schema: config.schema, options: b.options, initial: b.initial, actions: b.actions)
     }
 
