@@ -16,10 +16,14 @@ struct TenantLedger: Sendable {
     var intentTenant: [TenantID] = []
     /// Per entity: the tenants whose intents touched it (a bit per tenant).
     var entityTenants: [EntityID: UInt16] = [:]
+    /// Per client: when its user last changed tenant (its queue then left the session, dropped
+    /// or parked, so its own pending transactions may never be applied).
+    var lastChangeAt: [Int64] = []
 
     mutating func activate(clients: Int) {
         active = true
         clientTenant = Array(repeating: .initial, count: clients)
+        lastChangeAt = Array(repeating: -1, count: clients)
     }
 
     static func bit(_ t: TenantID) -> UInt16 { 1 << UInt16(t.raw) }
@@ -46,12 +50,21 @@ extension Monitor {
     /// the monitor remembers of the client's cache was the old tenant's: forgotten (the new
     /// tenant's cache is judged from scratch; `cachedSubscriptionOffline` cannot ask a client to
     /// show, in one tenant, a result it cached in another).
-    @usableFromInline mutating func tenantChanging(_ c: ClientID, to t: TenantID?) {
+    @usableFromInline mutating func tenantChanging(_ c: ClientID, to t: TenantID?, at time: Int64) {
         tenants.clientTenant[c.index] = t
+        tenants.lastChangeAt[c.index] = time
         cachedQueries[c.index] = []
         cachedRoots[c.index] = []
         if refreshingCache?.client == c.index { refreshingCache = nil }
         yieldMemos[c.index] = [:]
+    }
+
+    /// `cachedSubscriptionOffline` excuses a missing cached root that the client's own
+    /// transactions delete on the server, judged at the end; a tenant change after the yield
+    /// took the client's queue out of the session (dropped or parked), so that evidence may
+    /// never arrive: such a yield is not judged (a limit: a miss, never a false alarm).
+    func tenantChangeHidesOwnDeletes(_ c: ClientID, after time: Int64) -> Bool {
+        tenants.active && tenants.lastChangeAt[c.index] >= time
     }
 
     /// Whether tenant `t` may hold entity `e`: an intent made in `t` touched it, or it is tenant

@@ -103,12 +103,13 @@ extension Simulator {
         let before = withClient(c) { $0.pendingWrites }
         // The session ends: its connection closes (the old tenant's server hears of it first).
         var link = links[c.index]
-        let hadConnection = link.connection != .none
+        // What the client believes: a connection it has not yet noticed is gone counts too.
+        let hadConnection = link.connection != .none || disconnectNoticePending[c.index]
         breakLink(c, &link)
         links[c.index] = link
         disconnectNoticePending[c.index] = false
         tenantOf[c.index] = t
-        monitor.tenantChanging(c, to: t)
+        monitor.tenantChanging(c, to: t, at: now)
         var parked: [WriteID] = []
         switch strategy.tenancy {
         case .databasePerTenant:

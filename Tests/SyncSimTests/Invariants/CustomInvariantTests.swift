@@ -212,7 +212,7 @@ import SyncSim   // not @testable: user invariants must be writable with the pub
                    "queryOnceOfflineFails", "cachedSubscriptionOffline", "noReconnectWhileOffline",
                    "nestedSubscriptionReyields", "queueCapNoSilentDrop", "toldOutcomeIsTrue", "noPhantomWrite",
                    "neverRevertOwnWrite", "clientWriteOrder", "monotonicReads", "timelyFeedback", "linkIntegrity",
-                   "noRequestWhileOffline", "liveness"]
+                   "noRequestWhileOffline", "tenantIsolation", "liveness"]
         #expect(InvariantID.builtIns.map(\.rawValue) == raw)
         #expect(raw.map { InvariantID(rawValue: $0) } == InvariantID.builtIns)
         #expect(InvariantID.lwwConvergence.description == "lwwConvergence")

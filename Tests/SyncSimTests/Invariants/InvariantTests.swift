@@ -206,7 +206,9 @@ import Testing
                                         .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness,
                                         // In SessionInvariantTests:
                                         .toldOutcomeIsTrue, .noPhantomWrite, .neverRevertOwnWrite, .clientWriteOrder,
-                                        .monotonicReads, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline]
+                                        .monotonicReads, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline,
+                                        // In TenantIsolationTests:
+                                        .tenantIsolation]
         #expect(tested == Set(InvariantID.allCases))
     }
 
