@@ -6,6 +6,7 @@
 /// |---|---|
 /// | everything as `instant` | see `InstantClient`, `InstantServer` |
 /// | an update carries every field of the entity as the client sees it, changed or not | seed 000 §1 "merge vs clobber", §4.3 |
+/// | a user change clears cache and queue (`Tenancy.oneDatabase`) | as `instant`: `InstantClient+Tenants.swift` |
 ///
 /// **Contract.** Arbitration: server arrival order. It keeps `instant`'s promises except
 /// disjoint-field merge and LWW convergence: a stale snapshot re-writes fields the user did not

@@ -13,6 +13,7 @@
 /// | linked entities are traversed and re-sent: post → author → the author's posts in the collection | seed 001 §"Problem 3" `traverse()` steps 1–6; §Evidence "isTopLevel: false" |
 /// | a save carries the user writes it reflects; a delete computed by the diff carries none | harness rule: the oracles judge traffic by the intents it carries |
 /// | otherwise as `instant`: save transactions are Reactor pending mutations (order, send when authenticated, timeout, replay on init-ok, removed once every query has seen their tx), collections refresh from the server with the pending overlay, `queryOnce` offline fails, cache and queue durable with persistence | `InstantClient` (Reactor.js `pushOps`, `_applyOptimisticUpdates`, `_flushPendingMessages`); server: `InstantServer` |
+/// | a user change clears the collections' values, the cached results, unsaved writes and the queue (`Tenancy.oneDatabase`) | the Reactor's rule (semantics §10), `SharedDiffClient+Tenants.swift` |
 ///
 /// A full-entity snapshot sends a set link as an id and a link its server answer had and the
 /// collection no longer has as an unlink. Known gaps of the model: saves are atomic (seed 001's
