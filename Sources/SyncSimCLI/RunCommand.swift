@@ -46,6 +46,9 @@ struct RunCommand: Command {
         let historyPath = try args.value("--history")
         try args.finish()
         guard let strategy else { throw ctx.missingStrategy() }
+        if historyPath != nil && tenants > 1 {
+            throw UsageError("--history cannot record tenants yet (the history format has no tenant lines); leave out --tenants")
+        }
         guard let seed else { throw UsageError("--seed is required (a seed: a whole number in 0…\(UInt64.max))") }
         var config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
         config.tenants = tenants
