@@ -45,6 +45,26 @@ struct LeakyUserChangeInstant: SyncStrategy {
         #expect(v?.culprit == "write of tenant 0 applied in tenant 1")
     }
 
+    /// The shrinker keeps what the leak needs (the offline write and the switch) and drops the
+    /// rest, tenant actions included when they do not matter.
+    @Test func aLeakShrinksToTheWriteAndTheSwitch() throws {
+        let noise: [TimedAction] = [
+            TimedAction(at: 650, .switchTenant(F.B, TenantID(2))),
+            TimedAction(at: 660, .logout(F.B)),
+            TimedAction(at: 900, .update(F.B, F.todo, F.set(.priority, .int(5)))),
+        ]
+        var actions = Self.queuedThenSwitch + noise
+        actions.sort { $0.at < $1.at }
+        let original = Schedule(options: F.options(), initial: F.initial, actions: actions)
+        var shrinker = Shrinker(strategy: LeakyUserChangeInstant(keepsQueue: true), seed: 1, invariant: .tenantIsolation)
+        let shrunk = shrinker.shrink(original)
+        let out = try #require(shrunk)
+        let kinds = out.schedule.actions.map(\.action.kind)
+        #expect(kinds.contains(.switchTenant) && kinds.contains(.create), "\(out.schedule.actions)")
+        #expect(!kinds.contains(.logout) && out.schedule.actions.count < actions.count, "\(out.schedule.actions)")
+        #expect(out.violation.invariant == .tenantIsolation)
+    }
+
     @Test func instantClearsItsQueueAtAUserChangeAndTheWriteIsWithdrawnNotLost() throws {
         let r = try F.run(InstantStrategy(), Self.queuedThenSwitch)
         #expect(!r.violates(.tenantIsolation), "\(r.violations)")
@@ -141,5 +161,19 @@ struct LeakyUserChangeInstant: SyncStrategy {
             }
         }
         #expect(changes > 0, "the schedules switched tenants")
+    }
+
+    /// The same generated schedules catch the leaky client: the oracle reaches real leaks in
+    /// fuzzing, not only in hand-written cases.
+    @Test func generatedTenantSchedulesCatchTheLeakyClient() throws {
+        var config = WorkloadGenerator.Config()
+        config.tenants = 3
+        let leaky = LeakyUserChangeInstant(keepsQueue: true, keepsResults: true)
+        var caught = 0
+        for seed in UInt64(0)..<12 {
+            let schedule = WorkloadGenerator(config).generate(seed: seed)
+            if try Simulator.run(leaky, schedule, seed: seed).violates(.tenantIsolation) { caught += 1 }
+        }
+        #expect(caught > 0)
     }
 }
