@@ -14,7 +14,10 @@ public enum Tenancy: String, Sendable, Hashable, CaseIterable {
     /// Seed 000 (InstantDB: one local store per app; "a user change clears" the persisted queue
     /// and cached query results): one client instance. The simulator resets its connection and
     /// hands it `UserCommand.switchTenant` / `.logout`; the strategy must clear (or partition)
-    /// its cache and queue itself.
+    /// its cache and queue itself. A strategy that partitions rather than clears reports only the
+    /// current tenant's writes in `pendingWrites` (the run settles on what can sync now); the
+    /// oracles then count the others as withdrawn at the change (`History.TenantChange.discarded`),
+    /// a known limit of this mode.
     case oneDatabase
 }
 
