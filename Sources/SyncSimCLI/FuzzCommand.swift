@@ -38,6 +38,8 @@ struct FuzzCommand: Command {
           --report-dir DIR      where to write (default Reports/<UTC time>-<run id>)
           --no-swarm            uniform mix instead of swarm testing
           --clients N, --actions N   as for '\(tool) run' (default: drawn per seed, 60 actions)
+          --tenants N           schedules also switch tenant and log out among N tenants (2…16;
+                                default off): the tenantIsolation oracle is judged only then
           --quiet               no progress lines
           --baseline NAME       differential mode: report only the violations a strategy shows on a
                                 seed where NAME (run on the same schedule) does not violate that
@@ -68,6 +70,7 @@ struct FuzzCommand: Command {
         let noShrink = args.flag("--no-shrink")
         let reportDirArg = try args.value("--report-dir").map(Self.reportFolder)
         let noSwarm = args.flag("--no-swarm")
+        let tenants = try args.int("--tenants", in: 2...(ScheduleLimits.maxTenant + 1)) ?? 0
         _ = args.flag("--swarm")
         let clients = try args.int("--clients", in: FuzzConfiguration.clientsRange)
         let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange) ?? 60
@@ -123,7 +126,7 @@ struct FuzzCommand: Command {
         var configuration = FuzzConfiguration(
             seeds: seeds, shard: try shardArg.map { try OptionValues.shard($0) }, jobs: jobs, timeBudgetSeconds: budget,
             stopOnFirstContractViolation: stopOnFirst, shrink: !noShrink,
-            generator: .init(clients: clients, actions: actions, swarm: !noSwarm), commandPrefix: ctx.commands.prefix)
+            generator: Self.generator(clients: clients, actions: actions, swarm: !noSwarm, tenants: tenants), commandPrefix: ctx.commands.prefix)
         configuration.failureDatabase = database
         configuration.saveNewFailures = saveFailures
         if let explainRuns { configuration.explainMaxRuns = explainRuns }
@@ -217,5 +220,14 @@ struct FuzzCommand: Command {
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyyMMdd-HHmmss"
         return f.string(from: Date())
+    }
+}
+
+extension FuzzCommand {
+    /// The generator options of `fuzz`: `--tenants` adds tenant switches and logouts.
+    static func generator(clients: Int?, actions: Int, swarm: Bool, tenants: Int) -> WorkloadGenerator.Config {
+        var g = WorkloadGenerator.Config(clients: clients, actions: actions, swarm: swarm)
+        g.tenants = tenants
+        return g
     }
 }

@@ -96,6 +96,9 @@ struct ReplayCommand: Command {
             let name = strategy.name
             let r: RunResult
             if let historyPath {
+                if (try? sc.schedule.compile().usesTenants) == true {
+                    throw UsageError("--history cannot record tenants yet (the history format has no tenant lines): \(file) switches tenant or logs out")
+                }
                 var lines: [String] = []
                 r = try strategy.run(sc.schedule, seed: sc.seed, trace: quiet ? .hashOnly : .full, history: { lines.append($0) })
                 try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: historyPath)

@@ -17,6 +17,7 @@ struct RunCommand: Command {
           --clients N       number of clients, 1…26 (default: drawn from the seed, 2 or 3)
           --actions N       number of generated actions, 1…100000 (default 60)
           --no-swarm        uniform mix of every action and fault kind instead of swarm testing
+          --tenants N       the schedule also switches tenant and logs out among N tenants (2…16)
           --trace           also print the run as a numbered story
           --history FILE    also write the run as a history (JSON Lines) that '\(tool) check FILE'
                             judges with the same oracles, finding exactly the run's violations
@@ -39,13 +40,19 @@ struct RunCommand: Command {
         let clients = try args.int("--clients", in: 1...26)
         let actions = try args.int("--actions", in: 1...100_000)
         let noSwarm = args.flag("--no-swarm")
+        let tenants = try args.int("--tenants", in: 2...(ScheduleLimits.maxTenant + 1)) ?? 0
         let json = args.flag("--json")
         let story = args.flag("--trace")
         let historyPath = try args.value("--history")
         try args.finish()
         guard let strategy else { throw ctx.missingStrategy() }
+        if historyPath != nil && tenants > 1 {
+            throw UsageError("--history cannot record tenants yet (the history format has no tenant lines); leave out --tenants")
+        }
         guard let seed else { throw UsageError("--seed is required (a seed: a whole number in 0…\(UInt64.max))") }
-        let schedule = strategy.schedule(seed: seed, .init(clients: clients, actions: actions ?? 60, swarm: !noSwarm))
+        var config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
+        config.tenants = tenants
+        let schedule = strategy.schedule(seed: seed, config)
         let result: RunResult
         if let historyPath {
             var lines: [String] = []

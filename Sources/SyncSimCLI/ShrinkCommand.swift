@@ -19,7 +19,7 @@ struct ShrinkCommand: Command {
           --invariant ID     the invariant to keep failing: a built-in or one of this tool's user
                              invariants (default: the first one violated); see '\(tool) list invariants'
           --out FILE         where to write the scenario (default Scenarios/found/<strategy>-<invariant>-seed<N>.json)
-          --clients N, --actions N, --no-swarm   as for '\(tool) run' (must match the failing run)
+          --clients N, --actions N, --no-swarm, --tenants N   as for '\(tool) run' (must match the failing run)
           --time-budget 60s  stop cleanly when spent (also inside runs): one seed's shrink writes the
                              shortest failing schedule found so far (said to be possibly not
                              minimal); a sweep leaves what it stopped out of the figures
@@ -44,6 +44,7 @@ struct ShrinkCommand: Command {
             let clients = try args.int("--clients", in: FuzzConfiguration.clientsRange)
             let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange)
             let noSwarm = args.flag("--no-swarm")
+            let tenants = try args.int("--tenants", in: 2...(ScheduleLimits.maxTenant + 1)) ?? 0
             let budget = try args.value("--time-budget").map { try OptionValues.budget($0) } ?? nil
             try args.finish()
             guard let strategy else { throw ctx.missingStrategy() }
@@ -52,7 +53,8 @@ struct ShrinkCommand: Command {
                 throw UsageError("--seeds: a sweep covers at most \(ShrinkSweep.maxSeeds) seeds, got \(seeds.count) in '\(OptionValues.shown(range))'")
             }
             ctx.noteIfDebugBuild()
-            let config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
+            var config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
+            config.tenants = tenants
             let status = Interruption.whileHandling { interrupted in
                 ShrinkSweep.run(strategy, seeds, jobs: jobs, config: config, budgetSeconds: budget, interrupted: interrupted, ctx)
             }
@@ -64,6 +66,7 @@ struct ShrinkCommand: Command {
         let clients = try args.int("--clients", in: FuzzConfiguration.clientsRange)
         let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange)
         let noSwarm = args.flag("--no-swarm")
+        let tenants = try args.int("--tenants", in: 2...(ScheduleLimits.maxTenant + 1)) ?? 0
         let budget = try args.value("--time-budget").map { try OptionValues.budget($0) } ?? nil
         try args.finish()
         guard let strategy else { throw ctx.missingStrategy() }
@@ -72,7 +75,8 @@ struct ShrinkCommand: Command {
         ctx.noteIfDebugBuild()
         let invariant = try invName.map { try ctx.invariant(named: $0, option: "--invariant") }
         let name = strategy.name
-        let config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
+        var config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
+        config.tenants = tenants
         let schedule = strategy.schedule(seed: seed, config)
         let deadline = budget.map { WallClock.seconds() + $0 } ?? .infinity
         return try Interruption.whileHandling { interrupted in

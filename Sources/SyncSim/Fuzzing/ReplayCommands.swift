@@ -16,6 +16,7 @@ public struct ReplayCommands: Hashable, Sendable {
         if let clients = generator.clients { c += " --clients \(clients)" }
         if generator.actions != WorkloadGenerator.Config().actions { c += " --actions \(generator.actions)" }
         if !generator.swarm { c += " --no-swarm" }
+        if generator.tenants > 1 { c += " --tenants \(generator.tenants)" }
         return c
     }
 
@@ -26,6 +27,7 @@ public struct ReplayCommands: Hashable, Sendable {
         if let clients = generator.clients { c += " --clients \(clients)" }
         if generator.actions != WorkloadGenerator.Config().actions { c += " --actions \(generator.actions)" }
         if !generator.swarm { c += " --no-swarm" }
+        if generator.tenants > 1 { c += " --tenants \(generator.tenants)" }
         return c
     }
 

@@ -131,6 +131,8 @@ public struct InvariantCatalog: Sendable {
             return "after heal the run settles (nothing in flight, nothing pending, views equal to the server) within the virtual-time and event bounds"
         case .noDuplicateRows:
             return "at most one server row per entity: a create retried after a lost answer never becomes a second row (server row ids from the log)"
+        case .tenantIsolation:
+            return "no data or pending write crosses tenants: a tenant's server applies only its tenant's writes, a client shows only its tenant's entities and values"
         default:
             return "user invariant '\(id.rawValue)' (not a built-in; its summary comes with its definition)"
         }

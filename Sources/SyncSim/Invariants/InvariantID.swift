@@ -241,10 +241,20 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
     /// "no duplicates"). Servers that report no row ids cannot violate it
     /// (`Monitor+Rows.swift`).
     public static let noDuplicateRows = InvariantID(trusted: "noDuplicateRows", rank: 22)
+    /// No data or pending write crosses tenants (seed 004 §1.1 "complete separation - no
+    /// cross-tenant data access" and its testing matrix's "2 tenants A + B sync separately"; a
+    /// user change of seed 000 counts as a switch of tenant). Judged from the history: each
+    /// intent belongs to the tenant its client was in when the user made it (admin writes and the
+    /// initial data to tenant 0); a tenant's server applies only writes made in that tenant and
+    /// touches only entities that tenant's intents (or initial data) touched; a client in tenant
+    /// T never shows an entity no intent of T touched, nor a value that only other tenants'
+    /// writes wrote; a logged-out client shows nothing. Entity ids are unique across tenants, so
+    /// provenance is known from the intents. Judged only in runs with tenant actions.
+    public static let tenantIsolation = InvariantID(trusted: "tenantIsolation", rank: 23)
     /// After heal the run settles — nothing in flight, nothing pending, no open prompt, every
     /// subscription equal to the server's answer — within the virtual-time and event bounds.
     /// The only liveness property: violated by running out of time or events, never a hang.
-    public static let liveness = InvariantID(trusted: "liveness", rank: 23)
+    public static let liveness = InvariantID(trusted: "liveness", rank: 24)
 
     /// The built-in invariants in catalog order: the order of reports, `list invariants` and
     /// sorting. Each element's position is its `rank` (a test checks they agree).
@@ -254,7 +264,7 @@ public struct InvariantID: RawRepresentable, Hashable, Sendable, Comparable, Cus
         .queryOnceOfflineFails, .cachedSubscriptionOffline, .noReconnectWhileOffline,
         .nestedSubscriptionReyields, .queueCapNoSilentDrop, .toldOutcomeIsTrue, .noPhantomWrite,
         .neverRevertOwnWrite, .clientWriteOrder, .monotonicReads, .timelyFeedback, .linkIntegrity,
-        .noRequestWhileOffline, .noDuplicateRows, .liveness,
+        .noRequestWhileOffline, .noDuplicateRows, .tenantIsolation, .liveness,
     ]
 
     /// The built-ins (`builtIns`), kept under the name callers used when `InvariantID` was a

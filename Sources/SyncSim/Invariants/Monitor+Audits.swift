@@ -128,7 +128,8 @@ extension Monitor {
     /// Reports the missing cached roots no delete by the client's own transactions explains.
     mutating func finishCachedRoots() {
         for u in uncachedRoots {
-            guard let e = u.entities.first(where: { !deletedByClient[u.client.index].contains($0) }) else { continue }
+            guard let e = u.entities.first(where: { !deletedByClient[u.client.index].contains($0) }),
+                  !tenantChangeHidesOwnDeletes(u.client, after: u.time) else { continue }
             report(Violation(u.invariant, at: u.time, client: u.client, entity: e, u.text + "\(e.raw)" + u.tail))
         }
     }

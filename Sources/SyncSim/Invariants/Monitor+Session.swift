@@ -74,16 +74,20 @@ extension Monitor {
 
     /// Session order from the server's log and its refusals.
     mutating func finishClientWriteOrder(_ h: History, at t: Int64) {
-        var latest: [(write: WriteID, at: Int32)?] = Array(repeating: nil, count: clientCount)
+        // A session is a client in one tenant (`Monitor+Tenants.swift`): writes parked in one
+        // tenant's database while the user works in another are not ordered against its writes.
+        let perClient = tenants.active ? ScheduleLimits.maxTenant + 1 : 1
+        var latest: [(write: WriteID, at: Int32)?] = Array(repeating: nil, count: clientCount * perClient)
         var reported = Array(repeating: false, count: clientCount)
-        for it in h.intents {
+        for (i, it) in h.intents.enumerated() {
             guard case .client(let c) = it.origin, !reported[c.index], let f = Self.get(firstApplied, it.write.id) else { continue }
-            if let prev = latest[c.index], f < prev.at {
+            let session = c.index * perClient + (perClient == 1 ? 0 : tenant(ofIntent: Int32(i)).index)
+            if let prev = latest[session], f < prev.at {
                 reported[c.index] = true
                 report(Violation(.clientWriteOrder, at: h.applied[Int(f)].time, client: c, entity: it.write.ops.first?.entity,
                                  "the server applied \(c)'s \(it.write.id) (tx \(h.applied[Int(f)].tx.txID)) before \(prev.write) (tx \(h.applied[Int(prev.at)].tx.txID)), which \(c)'s user made first"))
             } else {
-                latest[c.index] = (it.write.id, f)
+                latest[session] = (it.write.id, f)
             }
         }
         for r in refusals {
@@ -96,7 +100,9 @@ extension Monitor {
                     return [op.entity]
                 })
                 var why: String?
+                let session = tenants.active ? Self.get(intentOfWrite, w).map { tenant(ofIntent: $0) } : nil
                 for other in h.intents where other.origin == r.origin && other.write.id != w {
+                    if let session, Self.get(intentOfWrite, other.write.id).map({ tenant(ofIntent: $0) }) != session { continue }
                     guard let f = Self.get(firstApplied, other.write.id) else { continue }
                     if other.time > it.time || (other.time == it.time && other.write.id.raw > w.raw) {
                         if f < r.at { why = "after applying \(other.write), which \(c)'s user made later"; break }

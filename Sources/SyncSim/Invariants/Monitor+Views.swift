@@ -24,6 +24,7 @@ extension Monitor {
             checkPhantom(c, w, sim, at: t)
         case .subscriptionYielded(let s, _):
             checkYield(c, s, sim, at: t)
+            if tenants.active { checkTenantYield(c, s, sim, at: t) }
         default: break
         }
     }

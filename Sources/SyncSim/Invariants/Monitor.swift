@@ -103,6 +103,8 @@ struct Monitor: Sendable {
     var runRules: (Arbitration, Int64)?
     /// Per client: its keep-local choices (`.recordTimestamp` forcing, `Monitor+RecordOrder.swift`).
     var keepLocalChoices: [[KeepLocalChoice]]
+    /// Who was in which tenant (`Monitor+Tenants.swift`); inert unless the run has tenant actions.
+    var tenants = TenantLedger()
 
     /// An empty monitor to swap in while the real one is lent out.
     @usableFromInline static let placeholder = Monitor(clients: 0, schema: .default)
@@ -148,6 +150,7 @@ struct Monitor: Sendable {
         intentCount += 1
         Self.set(&intentOfWrite, w.id, i)
         noteObserved(intent: i, w, client: client)
+        if tenants.active { noteTenant(ofIntent: i, w, client: client) }
         for op in w.ops {
             switch op {
             case .delete:
@@ -370,18 +373,27 @@ struct Monitor: Sendable {
     @usableFromInline mutating func finish<O: ObservedSystem>(_ sim: O) {
         let h = sim.history
         let t = sim.virtualTime
-        let data = sim.serverData
+        // Every tenant's data (one store with tenants off): entity ids are unique across tenants.
+        let data = sim.everyTenantsData
         let rejected = h.rejectedWrites
         finishConvergence(sim, rejected: rejected, at: t)
         // noLostAcknowledgedWrite: every accepted client write is applied, rejected, or still pending.
         var pendingNow = Set<WriteID>()
         for i in 0..<sim.clientCount { pendingNow.formUnion(sim.pendingWrites(of: ClientID(i))) }
+        // With tenants: writes waiting in a tenant's local database the client is not in now.
+        if tenants.active { for i in 0..<sim.clientCount { pendingNow.formUnion(sim.parkedWrites(of: ClientID(i))) } }
         for it in h.intents {
             guard case .client(let c) = it.origin else { continue }
             let w = it.write.id
             if applications[w] == nil && !rejected.contains(w) && !pendingNow.contains(w) && !isSuperseded(w, h) {
+                // Dropped with the user's local data at a logout or user change: withdrawn by the
+                // user (seed 000, seed 004 §4.1), not lost (`History.TenantChange.discarded`).
+                if tenants.active, h.discardedByTenantChange(w, client: c) != nil { continue }
                 let restart = h.restarts.first { $0.client == c && $0.pendingAtCrash.contains(w) && !$0.pendingAfter.contains(w) }
-                let why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" +  (sim.persistence ? ")" : "; persistence is off)") } ?? ""
+                var why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" +  (sim.persistence ? ")" : "; persistence is off)") } ?? ""
+                if restart == nil, tenants.active, let ch = h.tenantChanges.first(where: { $0.client == c && $0.pendingBefore.contains(w) && !$0.pendingAfter.contains(w) }) {
+                    why = " (a switch of tenant at t=\(ch.time)ms closed its database and lost it from the queue" + (sim.persistence ? ")" : "; persistence is off)")
+                }
                 var v = Violation(.noLostAcknowledgedWrite, at: t, client: c, entity: it.write.ops.first?.entity,
                                   "\(c)'s write \(w) (\(it.write)) was never applied and the user was never told it failed\(why)")
                 v.culprit = it.write.ops.first.map { Self.culprit(it.origin, $0) + (restart == nil ? " lost" : " lost at restart") }
@@ -410,9 +422,10 @@ struct Monitor: Sendable {
     }
 
     mutating func finishConvergence<O: ObservedSystem>(_ sim: O, rejected: Set<WriteID>, at t: Int64) {
-        let data = sim.serverData
         for i in 0..<sim.clientCount {
             let c = ClientID(i)
+            // Its tenant's server (with tenants off, the server); a logged-out client has none.
+            guard let data = sim.serverData(seenBy: c) else { continue }
             for (s, q) in sim.subscriptions(of: c) {
                 let expected = q.evaluate(data)
                 guard let r = sim.shown(c, s) else {

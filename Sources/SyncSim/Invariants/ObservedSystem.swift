@@ -36,6 +36,19 @@ protocol ObservedSystem {
     func isUnreachable(_ c: ClientID) -> Bool
     /// The server's data now.
     var serverData: EntityStore { get }
+    /// The server data client `c` is judged against now: its tenant's; nil while logged out.
+    func serverData(seenBy c: ClientID) -> EntityStore?
+    /// Every tenant's server data in one store (entity ids are unique across tenants).
+    var everyTenantsData: EntityStore { get }
+    /// Writes waiting in the client's local databases of tenants it is not in now.
+    func parkedWrites(of c: ClientID) -> [WriteID]
+}
+
+/// Without tenants (a recorded history has none): one server, nothing parked.
+extension ObservedSystem {
+    func serverData(seenBy c: ClientID) -> EntityStore? { serverData }
+    var everyTenantsData: EntityStore { serverData }
+    func parkedWrites(of c: ClientID) -> [WriteID] { [] }
 }
 
 extension Simulator: ObservedSystem {

@@ -70,3 +70,31 @@ public struct TimerID: Hashable, Sendable, CustomStringConvertible {
     public init(_ raw: UInt32) { self.raw = raw }
     public var description: String { "timer\(raw)" }
 }
+
+/// A tenant (seed 004's per-tenant databases; a user of seed 000 counts as one: a user change is
+/// a switch of tenant as far as isolation goes). One dimension on purpose: what the isolation
+/// oracle judges is "no data or pending write crosses the boundary", and a user change of seed
+/// 000 and a tenant switch of seed 004 draw that boundary the same way (each has its own server
+/// data and its own local data). Every client starts in tenant 0, where the schedule's initial
+/// data lives; `ScheduleLimits.maxTenant` bounds the ids.
+public struct TenantID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let raw: UInt8
+    public init(_ raw: UInt8) { self.raw = raw }
+    /// The tenant every client starts in, and the one the initial data and admin writes go to.
+    public static let initial = TenantID(0)
+    public static func < (a: TenantID, b: TenantID) -> Bool { a.raw < b.raw }
+    public var index: Int { Int(raw) }
+    public var description: String { "tenant \(raw)" }
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let n = try c.decode(Int.self)
+        guard n >= 0, n <= ScheduleLimits.maxTenant else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "tenant \(n) is out of range; use 0…\(ScheduleLimits.maxTenant)"))
+        }
+        raw = UInt8(n)
+    }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer(); try c.encode(Int(raw))
+    }
+}

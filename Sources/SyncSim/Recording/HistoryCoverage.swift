@@ -20,6 +20,7 @@ enum HistoryCoverage {
         case .noDuplicateRows: return "no server row ids recorded (the history format has no row ids yet)"
         case .noGhostDeletion, .noResurrection, .noDuplicateApplication, .toldOutcomeIsTrue, .clientWriteOrder, .linkIntegrity, .liveness:
             return nil
+        case .tenantIsolation: return "no tenants recorded (the history format has no tenant lines)"
         default:
             // A user invariant judges a simulated run's whole record (`RunHistory`), which a
             // recording does not have.

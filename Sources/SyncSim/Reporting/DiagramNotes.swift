@@ -61,6 +61,8 @@ extension SequenceDiagram {
         case .reachable: return "reachable"
         case .restart: return "restart"
         case .crash: return "fault armed"
+        case .switchTenant: return "switch tenant"
+        case .logout: return "logout"
         }
     }
 
@@ -76,7 +78,7 @@ extension SequenceDiagram {
             let client: Int?
             switch e.step {
             case .boot(let c), .user(let c, _), .offline(let c), .online(let c), .unreachable(let c), .reachable(let c),
-                 .restart(let c), .crash(let c, _), .bulk(let c, _):
+                 .restart(let c), .crash(let c, _), .bulk(let c, _), .switchTenant(let c, _), .logout(let c):
                 client = c.index
             case .admin: client = nil
             }

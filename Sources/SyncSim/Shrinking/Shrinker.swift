@@ -445,6 +445,8 @@ extension Action {
         case .dropOldestWrite(let c): return .dropOldestWrite(f(c))
         case .crash(let c, let p): return .crash(f(c), p)
         case .bulkCreate(let c, let e, let n, let ns, let v): return .bulkCreate(f(c), firstEntity: e, count: n, ns, v)
+        case .switchTenant(let c, let t): return .switchTenant(f(c), t)
+        case .logout(let c): return .logout(f(c))
         case .serverCreate, .serverUpdate, .serverDelete: return self
         }
     }

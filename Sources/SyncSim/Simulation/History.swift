@@ -80,6 +80,9 @@ public struct History: Sendable {
     public internal(set) var recordsObservations = false
     /// Client crashes and relaunches, in order.
     public internal(set) var restarts: [Restart] = []
+    /// Tenant switches and logouts, in order (`History+Tenants.swift`); empty unless the
+    /// schedule has `switchTenant` or `logout` actions.
+    public internal(set) var tenantChanges: [TenantChange] = []
     /// Connection attempts made while the device was offline.
     public internal(set) var connectsWhileOffline: [(time: Int64, client: ClientID)] = []
     /// Deliveries to the server of a message carrying a write already delivered before.

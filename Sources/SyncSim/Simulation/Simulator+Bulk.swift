@@ -14,6 +14,14 @@ extension Simulator {
 
     @inlinable
     mutating func bulkCommand(_ c: ClientID, _ ws: [UserWrite]) {
+        // A logged-out user creates nothing (as `userCommand`): one skipped line for the bulk.
+        if tenancyOn, tenantOf[c.index] == nil {
+            recorder.begin(now, 0x82); recorder.hasher.combine(c.index); recorder.hasher.combine(ws.count)
+            if recorder.keepsLines {
+                recorder.line(now, .action, client: c, label: "skipped", "\(c) is logged out: \(c) " + Self.bulkText(ws) + " does not happen")
+            }
+            return
+        }
         recorder.begin(now, 0x23); recorder.hasher.combine(c.index); recorder.hasher.combine(ws.count)
         var mark = 0
         if recorder.keepsLines {

@@ -105,6 +105,23 @@ public struct Simulator<S: SyncStrategy> {
     /// Writes the run as a history when set (`exportHistory(to:)`); nil, one branch per site.
     @usableFromInline var export: SimulationExport? = nil
 
+    // Tenants (`Simulator+Tenants.swift`). All unused unless the schedule switches tenant or
+    // logs out (`tenancyOn`): then `server` is the server of `activeServerTenant` and the others
+    // wait in `parkedServers`.
+    /// The schedule has tenant actions: route by tenant, judge isolation.
+    @usableFromInline let tenancyOn: Bool
+    /// Each client's tenant now; nil while logged out.
+    @usableFromInline var tenantOf: [TenantID?] = []
+    /// The tenant whose server is in `server` (and whose timers are in `serverTimerGen`).
+    @usableFromInline var activeServerTenant = TenantID.initial
+    /// The other tenants' servers, made when first needed, by tenant.
+    @usableFromInline var parkedServers: [ParkedServer?] = []
+    /// The tenant of each server timer setting, by generation.
+    @usableFromInline var serverTimerTenant: [UInt32: TenantID] = [:]
+    /// `.databasePerTenant`: each client's durable store per tenant, except the open one
+    /// (which is `durable[c]`).
+    @usableFromInline var tenantDurable: [[S.Client.Durable?]] = []
+
     /// - Parameter invariants: user invariants to judge the run by, besides the built-ins. They
     ///   never change the run itself (its events, trace hash, final states); they only add
     ///   violations. Throws `InvariantError.duplicateID` if two share an id.
@@ -122,6 +139,12 @@ public struct Simulator<S: SyncStrategy> {
         root = SimRandom(seed: seed)
         stop = RunStop.current
         let n = options.clients
+        tenancyOn = compiled.usesTenants
+        if tenancyOn {
+            tenantOf = Array(repeating: .initial, count: n)
+            parkedServers = Array(repeating: nil, count: ScheduleLimits.maxTenant + 1)
+            tenantDurable = Array(repeating: Array(repeating: nil, count: ScheduleLimits.maxTenant + 1), count: n)
+        }
         net = NetworkModel(options: options, random: root.fork(.network))
         durable = Array(repeating: nil, count: n)
         incarnation = Array(repeating: 0, count: n)
@@ -133,6 +156,7 @@ public struct Simulator<S: SyncStrategy> {
         armedCrash = Array(repeating: nil, count: n)
         recorder = TraceRecorder(mode: trace)
         monitor = Monitor(clients: n, schema: schedule.schema)
+        if tenancyOn { monitor.activateTenants(clients: n) }
         _history.setRecordsObservations(observe)
         storyPending = Array(repeating: 0, count: n)
         var serverContext = ServerContext(schema: schedule.schema, clientCount: n, random: root.fork(.server), options: options.strategy)
@@ -220,6 +244,7 @@ public struct Simulator<S: SyncStrategy> {
         case .down(let c, let slot, let epoch, let id): deliverDown(c, downInFlight.take(slot), epoch, id)
         case .serverSeesConnect(let c, let epoch):
             guard links[c.index].epoch == epoch, links[c.index].isUp else { return }
+            if tenancyOn { guard let t = tenantOf[c.index] else { return }; enterTenantServer(t) }
             serverKnowsConnected[c.index] = true
             recorder.begin(now, 0x10); recorder.hasher.combine(c.index)
             server.handle(.clientConnected(c), now: now, out: &sOut)
@@ -251,6 +276,7 @@ public struct Simulator<S: SyncStrategy> {
             if recorder.keepsLines { recorder.line(now, .timer, client: c, label: id.description, "\(c) \(id) fires\(timerSpan(gen))") }
             clientInput(c, .timerFired(id))
         case .serverTimer(let id, let gen):
+            if tenancyOn, let t = serverTimerTenant.removeValue(forKey: gen) { enterTenantServer(t) }
             guard serverTimerGen[id] == gen else { return }
             serverTimerGen[id] = nil
             recorder.begin(now, 0x14); recorder.hasher.combine(id.raw)
@@ -275,6 +301,7 @@ public struct Simulator<S: SyncStrategy> {
             clientInput(c, .network(links[c.index].device))
         case .user(let c, let cmd): userCommand(c, cmd)
         case .admin(let w):
+            if tenancyOn { enterTenantServer(.initial) }
             _history.recordIntent(w, origin: .admin, time: now, clientTime: now, whileDisconnected: false)
             monitor.intent(w)
             if let x = export { x.adminWrite(w, at: now) }
@@ -289,6 +316,8 @@ public struct Simulator<S: SyncStrategy> {
         case .restart(let c): restart(c)
         case .crash(let c, let point): armCrash(c, point)
         case .bulk(let c, let ws): bulkCommand(c, ws)
+        case .switchTenant(let c, let t): changeTenant(c, to: t)
+        case .logout(let c): changeTenant(c, to: nil)
         }
     }
 
@@ -327,6 +356,7 @@ public struct Simulator<S: SyncStrategy> {
 
     @inlinable
     mutating func userCommand(_ c: ClientID, _ cmd: UserCommand) {
+        if tenancyOn, tenantOf[c.index] == nil { skipLoggedOut(c, cmd); return }
         recorder.begin(now, 0x22); recorder.hasher.combine(c.index)
         switch cmd {
         case .write(let w):
@@ -345,6 +375,8 @@ public struct Simulator<S: SyncStrategy> {
         case .forceSync(let ch): recorder.hasher.combine(ch == .keepLocal)
         case .syncNow: recorder.hasher.byte(0x53)
         case .dropOldestWrite: recorder.hasher.byte(0xD0)
+        case .switchTenant(let t): recorder.hasher.byte(0xE0); recorder.hasher.byte(t.raw)
+        case .logout: recorder.hasher.byte(0xE1)
         }
         if recorder.keepsLines {
             var text = "\(c) \(cmd)"
@@ -529,6 +561,11 @@ public struct Simulator<S: SyncStrategy> {
             lose(c, id, upward: true, "the link went down while it was in flight")
             return
         }
+        if tenancyOn {
+            // A logged-out client has no session: the server turns its request away.
+            guard let t = tenantOf[c.index] else { lose(c, id, upward: true, "logged out: no session"); return }
+            enterTenantServer(t)
+        }
         for w in m.carriedWrites where !deliveredWrites.insert(w).inserted { _history.countDuplicateWriteDelivery() }
         recorder.begin(now, 0x42); recorder.hasher.combine(id)
         if recorder.keepsLines {
@@ -574,12 +611,20 @@ public struct Simulator<S: SyncStrategy> {
         var ackLostTo: ClientID? = nil
         for e in effects {
             switch e {
-            case .send(let c, let m): sendDown(c, m, lostBecause: c == ackLostTo ? "the server crashed before acknowledging (commit unknown)" : nil)
-            case .disconnect(let c): closeConnection(c, notifyClient: true, reason: "server closed it")
+            case .send(let c, let m):
+                if tenancyOn, tenantOf[c.index] != activeServerTenant {
+                    sendDown(c, m, lostBecause: "\(c) is not in \(activeServerTenant) (its connection to this tenant's server is closed)")
+                    continue
+                }
+                sendDown(c, m, lostBecause: c == ackLostTo ? "the server crashed before acknowledging (commit unknown)" : nil)
+            case .disconnect(let c):
+                if tenancyOn, tenantOf[c.index] != activeServerTenant { continue }
+                closeConnection(c, notifyClient: true, reason: "server closed it")
             case .setTimer(let id, let after):
                 nextTimerGen &+= 1
                 let gen = nextTimerGen
                 serverTimerGen[id] = gen
+                if tenancyOn { serverTimerTenant[gen] = activeServerTenant }
                 if recorder.keepsLines { timerDurations[gen] = max(0, after) }
                 queue.push(at: now + max(0, after), .serverTimer(id, gen: gen))
             case .cancelTimer(let id): serverTimerGen[id] = nil
@@ -595,6 +640,7 @@ public struct Simulator<S: SyncStrategy> {
                 }
                 let d = server.data
                 if let x = export { x.applied(tx, data: d, at: now) }
+                if tenancyOn { monitor.appliedInTenant(tx, activeServerTenant, _history, at: now) }
                 monitor.applied(tx, data: d, at: now)
                 if case .client(let oc) = tx.origin, armedCrash[oc.index] == .commitUnknown {
                     armedCrash[oc.index] = nil
@@ -677,7 +723,10 @@ public struct Simulator<S: SyncStrategy> {
         link.epoch &+= 1
         link.connection = .connecting(epoch: link.epoch)
         links[c.index] = link
-        if link.device == .offline {
+        if tenancyOn, tenantOf[c.index] == nil {
+            // Logged out: no session, the server refuses the connection.
+            queue.push(at: now, .connectResult(c, epoch: link.epoch, ok: false))
+        } else if link.device == .offline {
             queue.push(at: now, .connectResult(c, epoch: link.epoch, ok: false))
         } else if !link.reachable {
             queue.push(at: now + options.connectTimeoutMs, .connectResult(c, epoch: link.epoch, ok: false))
@@ -699,6 +748,7 @@ public struct Simulator<S: SyncStrategy> {
         if serverKnowsConnected[c.index] {
             serverKnowsConnected[c.index] = false
             links[c.index] = link
+            if tenancyOn, let t = tenantOf[c.index] { enterTenantServer(t) }
             server.handle(.clientDisconnected(c), now: now, out: &sOut)
             drainServer()
         }
@@ -805,6 +855,7 @@ public struct Simulator<S: SyncStrategy> {
     @inlinable
     public func isSettled() -> Bool {
         guard inFlight == 0, unresolvedConflicts == 0 else { return false }
+        if tenancyOn { return isSettledWithTenants() }
         let data = server.data
         for i in 0..<options.clients {
             if clients[i].pendingWriteCount != 0 { return false }
@@ -862,8 +913,9 @@ public struct Simulator<S: SyncStrategy> {
 
     @inlinable
     public var virtualTime: Int64 { now }
+    /// The server's data; with tenants, tenant 0's (`serverData(of:)` for the others).
     @inlinable
-    public var serverData: EntityStore { server.data }
+    public var serverData: EntityStore { tenancyOn ? tenantData(.initial) : server.data }
     @inlinable
     public func client(_ c: ClientID) -> S.Client { clients[c.index] }
     @inlinable
@@ -881,13 +933,14 @@ public struct Simulator<S: SyncStrategy> {
     func makeResult() -> RunResult {
         var clientsOut: [RunResult.ClientFinal] = []
         for i in 0..<options.clients {
+            let tenantData = tenancyOn ? tenantOf[i].map { self.tenantData($0) } ?? EntityStore() : server.data
             let subs = activeSubs[i].map { (s, q) in
-                RunResult.SubscriptionFinal(id: s, query: q, result: clients[i].result(of: s), expected: q.evaluate(server.data))
+                RunResult.SubscriptionFinal(id: s, query: q, result: clients[i].result(of: s), expected: q.evaluate(tenantData))
             }
             clientsOut.append(.init(client: ClientID(i), subscriptions: subs, pendingWrites: clients[i].pendingWrites))
         }
         var result = RunResult(strategy: strategy.info.name, seed: seed, events: events, traceEvents: recorder.count,
-                               virtualDurationMs: now, traceHash: recorder.hasher.value, server: server.data,
+                               virtualDurationMs: now, traceHash: recorder.hasher.value, server: serverData,
                                clients: clientsOut, violations: monitor.violations.sorted(), history: _history,
                                trace: recorder.lines, settled: _history.settledTime != nil)
         if !customInvariants.isEmpty { judgeCustom(&result) }

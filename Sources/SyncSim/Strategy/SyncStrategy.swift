@@ -272,6 +272,9 @@ public protocol SyncStrategy: Sendable {
     /// to the machines in their contexts); strategies written against ids only, as the built-ins
     /// are, sync any schema. Default: `Schema.default`.
     var schema: Schema { get }
+    /// How the client holds tenants (`Tenancy`); default `.databasePerTenant`, where the
+    /// simulator keeps a client instance and a durable store per tenant.
+    var tenancy: Tenancy { get }
 
     func makeClient(_ context: ClientContext, restoring durable: Client.Durable?) -> Client
     func makeServer(_ context: ServerContext) -> Server

@@ -57,6 +57,15 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
     /// view, which prunes the oldest queued write (the user then retries their write). A
     /// strategy without a user-visible queue answers it with a value.
     case dropOldestWrite
+    /// Seed 000's user change / seed 004's tenant switch, handed only to a strategy whose
+    /// `tenancy` is `.oneDatabase` (the simulator has just closed its connection): from now on
+    /// the client acts for `tenant`; its cache and queue must no longer show or send anything of
+    /// the previous one (clear them, as InstantDB does, or partition them).
+    case switchTenant(TenantID)
+    /// The user logs out (`.oneDatabase` only): the current tenant's local data is dropped; the
+    /// simulator refuses the client's connections and skips its user actions until the next
+    /// `switchTenant`.
+    case logout
 
     public var description: String {
         switch self {
@@ -68,6 +77,8 @@ public enum UserCommand: Hashable, Sendable, CustomStringConvertible {
         case .forceSync(let ch): return ch == .keepServer ? "forces sync from server" : ch == .keepLocal ? "forces push to server" : "forces a merging sync"
         case .syncNow: return "syncs now"
         case .dropOldestWrite: return "drops the oldest queued write"
+        case .switchTenant(let t): return "switches to \(t)"
+        case .logout: return "logs out"
         }
     }
 }

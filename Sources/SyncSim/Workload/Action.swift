@@ -41,6 +41,12 @@ public enum Action: Hashable, Sendable {
     /// with ids `firstEntity`, `firstEntity + 1`, …, each with the same values. One action in
     /// the story; one write (intent) per entity for the oracles (see `BulkCreate`).
     case bulkCreate(ClientID, firstEntity: EntityID, count: Int, NamespaceID, [FieldAssignment])
+    /// Seed 004 §1.1 / seed 000's user change: the client's user switches to `tenant` (logging in
+    /// if logged out). How the client's local data follows is the strategy's `Tenancy`.
+    case switchTenant(ClientID, TenantID)
+    /// Seed 004 §4.1 "drop DB on logout": the user logs out of the current tenant, whose local
+    /// data is dropped; until the next `switchTenant` the client's user actions are skipped.
+    case logout(ClientID)
 
     /// The client the action happens on, if any.
     public var client: ClientID? {
@@ -49,7 +55,7 @@ public enum Action: Hashable, Sendable {
             .unlink(let c, _, _, _), .type(let c, _, _, _, _), .subscribe(let c, _, _), .unsubscribe(let c, _),
             .queryOnce(let c, _), .goOffline(let c), .goOnline(let c), .serverUnreachable(let c),
             .serverReachable(let c), .restart(let c), .forceSync(let c, _), .crash(let c, _), .dropOldestWrite(let c), .syncNow(let c),
-            .bulkCreate(let c, _, _, _, _):
+            .bulkCreate(let c, _, _, _, _), .switchTenant(let c, _), .logout(let c):
             return c
         case .serverCreate, .serverUpdate, .serverDelete:
             return nil
@@ -81,6 +87,8 @@ public enum Action: Hashable, Sendable {
         case .syncNow: return .syncNow
         case .dropOldestWrite: return .dropOldest
         case .bulkCreate: return .bulkCreate
+        case .switchTenant: return .switchTenant
+        case .logout: return .logout
         }
     }
 
@@ -102,13 +110,20 @@ public enum ActionKind: String, CaseIterable, Sendable, Codable {
     case syncNow
     case dropOldest
     case bulkCreate
+    case switchTenant, logout
 
     /// Kinds the default generator does not draw: `syncNow` only with
     /// `WorkloadGenerator.Config.syncNow`, `bulkCreate` only with `WorkloadGenerator.Config.bulk`,
-    /// `dropOldest` only from scenario files (seed 003's user-pruned queue exists in one
-    /// strategy). Coverage lists them apart from what fuzzing failed to reach, so "never
-    /// reached" keeps meaning a gap in what the generator explores.
-    public var isDrawnByDefault: Bool { self != .syncNow && self != .dropOldest && self != .bulkCreate }
+    /// `dropOldest` only with `WorkloadGenerator.Config.userChoices` (seed 003's user-pruned
+    /// queue exists in one strategy), `switchTenant` and `logout` only with
+    /// `WorkloadGenerator.Config.tenants`. Coverage lists them apart from what fuzzing failed to
+    /// reach, so "never reached" keeps meaning a gap in what the generator explores.
+    public var isDrawnByDefault: Bool {
+        switch self {
+        case .syncNow, .dropOldest, .bulkCreate, .switchTenant, .logout: return false
+        default: return true
+        }
+    }
 }
 
 /// Where a `crash` action strikes. Ordinary restarts fall between events; real sync bugs live at

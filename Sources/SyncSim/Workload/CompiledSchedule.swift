@@ -16,6 +16,10 @@ public struct CompiledSchedule: Sendable {
         /// A `bulkCreate`: one write per entity, handed to the client one after the other at
         /// the same instant, told as one line of the story (`Simulator.bulkCommand`).
         case bulk(ClientID, [UserWrite])
+        /// The client's user switches to a tenant (`Action.switchTenant`).
+        case switchTenant(ClientID, TenantID)
+        /// The client's user logs out, dropping the tenant's local data (`Action.logout`).
+        case logout(ClientID)
     }
 
     public struct Entry: Sendable {
@@ -29,6 +33,9 @@ public struct CompiledSchedule: Sendable {
     public var writeCount: Int
     /// Namespace of every entity the schedule mentions, by id.
     public var namespaces: [EntityID: NamespaceID]
+    /// Whether any step switches tenant or logs out: only then does the simulator route by
+    /// tenant and run the isolation oracle (a run without is exactly as before).
+    public var usesTenants = false
 }
 
 /// A schedule that cannot run, with the JSON-path-like location of the problem.
@@ -83,6 +90,8 @@ extension Schedule {
         var subs: [SubscriptionID: ClientID] = [:]
         var usedSubs: Set<SubscriptionID> = []
         var lastTime: Int64 = 0
+        var usesTenants = false
+        var owners = TenantOwnership(clients: o.clients)
 
         func write(_ ops: [Op], burst: UInt32? = nil) -> UserWrite {
             defer { nextWrite += 1 }
@@ -120,11 +129,19 @@ extension Schedule {
                 guard tn == sc.target(of: l) else { throw ScheduleError(path: "\(p).target", "expected a \(sc.target(of: l).singular), got a \(tn.singular)") }
             }
             let t = a.at
+            if owners.active {
+                // Tenants never share entities (`TenantOwnership`).
+                let es = a.action.entities
+                if case .create = a.action {} else if case .serverCreate = a.action {} else if case .bulkCreate = a.action {} else {
+                    for (k, e) in es.enumerated() where ns[e] != nil { try owners.check(e, by: a.action.client, path: "\(p).\(k == 0 ? "entity" : "target")") }
+                }
+            }
             switch a.action {
             case .create(let c, let e, let n, let vals):
                 guard sc.contains(n) else { throw ScheduleError(path: "\(p).namespace", "namespace \(n.raw) is not in schema \(sc.name)") }
                 try Self.check(vals, n, sc, path: "\(p).set")
                 try new(e, n)
+                owners.created(e, by: c)
                 entries.append(.init(time: t, step: .user(c, .write(write([.create(e, n, vals)]))), source: i))
             case .update(let c, let e, let vals):
                 let n = try known(e)
@@ -154,6 +171,7 @@ extension Schedule {
                 }
                 // Both factors are bounded above, so this cannot overflow.
                 let end = t + Int64(chars - 1) * every
+                owners.typing(c, until: end)
                 guard end <= ScheduleLimits.times.upperBound else {
                     throw ScheduleError(path: "\(p).everyMs", "the burst's last keystroke at \(t) + \(chars - 1) × \(every) = \(end) ms is after \(ScheduleLimits.times.upperBound) ms, the last time a schedule may use; type fewer characters or faster")
                 }
@@ -224,12 +242,24 @@ extension Schedule {
                         throw ScheduleError(path: "\(p).firstEntity", "entity \(e.raw) (number \(k + 1) of the \(count) this bulkCreate makes, from \(first.raw)) already exists (ids are never reused); start after the ids in use")
                     }
                     ns[e] = n
+                    owners.created(e, by: c)
                     ws.append(write([.create(e, n, vals)]))
                 }
                 entries.append(.init(time: t, step: .bulk(c, ws), source: i))
+            case .switchTenant(let c, let tenant):
+                guard tenant.index <= ScheduleLimits.maxTenant else {
+                    throw ScheduleError(path: "\(p).tenant", ScheduleLimits.outOfRange("a tenant", tenant.index, 0...ScheduleLimits.maxTenant))
+                }
+                usesTenants = true
+                try owners.switched(c, to: tenant, at: t, path: "\(p).at")
+                entries.append(.init(time: t, step: .switchTenant(c, tenant), source: i))
+            case .logout(let c):
+                usesTenants = true
+                try owners.switched(c, to: nil, at: t, path: "\(p).at")
+                entries.append(.init(time: t, step: .logout(c), source: i))
             }
         }
-        return CompiledSchedule(entries: entries, writeCount: Int(nextWrite), namespaces: ns)
+        return CompiledSchedule(entries: entries, writeCount: Int(nextWrite), namespaces: ns, usesTenants: usesTenants)
     }
 
     static func check(_ vals: [FieldAssignment], _ n: NamespaceID, _ sc: Schema, path: String) throws {

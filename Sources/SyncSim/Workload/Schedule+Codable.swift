@@ -165,7 +165,7 @@ extension Query: Codable {
 
 extension TimedAction: Codable {
     enum K: String, CodingKey {
-        case at, `do`, client, entity, namespace, set, link, target, field, text, everyMs, sub, query, choice, point
+        case at, `do`, client, entity, namespace, set, link, target, field, text, everyMs, sub, query, choice, point, tenant
         case firstEntity, count
     }
 
@@ -188,6 +188,8 @@ extension TimedAction: Codable {
         case .crash: return [.client, .point]
         case .syncNow: return [.client]
         case .bulkCreate: return [.client, .firstEntity, .count, .namespace, .set]
+        case .switchTenant: return [.client, .tenant]
+        case .logout: return [.client]
         }
     }
 
@@ -230,6 +232,8 @@ extension TimedAction: Codable {
             // `count` is range-checked by `compile()` (with the ids it spans); `set` is optional.
             action = .bulkCreate(try client(), firstEntity: try entity(.firstEntity), count: try c.decode(Int.self, forKey: .count),
                                  try c.decode(NamespaceID.self, forKey: .namespace), try c.decodeIfPresent(FieldSet.self, forKey: .set)?.values ?? [])
+        case .switchTenant: action = .switchTenant(try client(), try c.decode(TenantID.self, forKey: .tenant))
+        case .logout: action = .logout(try client())
         case .crash:
             let point = try c.decode(String.self, forKey: .point)
             guard let p = CrashPoint(rawValue: point) else {
@@ -269,7 +273,9 @@ extension TimedAction: Codable {
         case .bulkCreate(_, let e, let n, let ns, let v):
             try c.encode(e, forKey: .firstEntity); try c.encode(n, forKey: .count); try c.encode(ns, forKey: .namespace)
             try c.encode(FieldSet(v), forKey: .set)
-        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .dropOldestWrite, .syncNow:
+        case .switchTenant(_, let t):
+            try c.encode(t, forKey: .tenant)
+        case .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .dropOldestWrite, .syncNow, .logout:
             break
         }
     }
@@ -529,6 +535,9 @@ extension Action {
         case .dropOldestWrite(let c): h.byte(21); h.combine(c.index)
         case .bulkCreate(let c, let e, let n, let ns, let a):
             h.byte(22); h.combine(c.index); h.combine(e.raw); h.combine(n); h.byte(ns.raw); Schedule.digest(a, into: &h)
+        // Tags 40… for tenants (away from the next free ones, which parallel work may take).
+        case .switchTenant(let c, let t): h.byte(40); h.combine(c.index); h.byte(t.raw)
+        case .logout(let c): h.byte(41); h.combine(c.index)
         }
     }
 }

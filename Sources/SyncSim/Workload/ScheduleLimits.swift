@@ -57,6 +57,9 @@ public enum ScheduleLimits {
     public static let maxStringBytes = 4_096
     /// Integer field values: JSON's exactly representable integers, so a value survives any tool.
     public static let intValues: ClosedRange<Int> = -9_007_199_254_740_991...9_007_199_254_740_991
+    /// Tenants: 0 … 15. Each tenant in use costs a server instance and, per client, a durable
+    /// store (`Tenancy.databasePerTenant`), so the id bounds those tables.
+    public static let maxTenant = 15
 
     /// `"expected 0…86400000, got -5"`: the range in the message, always.
     static func outOfRange<T: BinaryInteger>(_ what: String, _ v: T, _ r: ClosedRange<T>, unit: String = "") -> String {

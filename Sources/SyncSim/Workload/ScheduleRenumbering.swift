@@ -75,7 +75,8 @@ extension Action {
             // Every id of the range (a count outside its range is `compile()`'s to report).
             let n = UInt32(min(max(count, 0), ScheduleLimits.bulkCounts.upperBound))
             return (0..<n).compactMap { k in first.raw.addingReportingOverflow(k).overflow ? nil : EntityID(first.raw + k) }
-        case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow:
+        case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow,
+             .switchTenant, .logout:
             return []
         }
     }
@@ -95,7 +96,8 @@ extension Action {
         case .bulkCreate(let c, let first, let count, let n, let v):
             // The range stays consecutive: renumbering keeps order, and no other id lies inside it.
             return .bulkCreate(c, firstEntity: f(first), count: count, n, v)
-        case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow:
+        case .subscribe, .unsubscribe, .queryOnce, .goOffline, .goOnline, .serverUnreachable, .serverReachable, .restart, .forceSync, .crash, .dropOldestWrite, .syncNow,
+             .switchTenant, .logout:
             return self
         }
     }

@@ -52,6 +52,10 @@ public struct WorkloadGenerator: Sendable {
         /// what they were; always on for schemas with more than one link (the blog), whose
         /// cycles only these queries reach.
         public var richQueries = false
+        /// Tenants the schedules use (2…16): switches and logouts drawn from their own stream
+        /// after the rest (`WorkloadGenerator+Tenants.swift`). 0 (the default) draws none, so
+        /// default schedules and traces are unchanged.
+        public var tenants = 0
         public init(clients: Int? = nil, actions: Int = 60, swarm: Bool = true, schema: Schema = .default, stress: Bool = true) {
             self.clients = clients
             self.actions = actions
@@ -198,6 +202,7 @@ public struct WorkloadGenerator: Sendable {
         if config.syncNow { b.addSyncNow(seed: seed) }
         if config.bulk { b.addBulk(seed: seed) }
         if config.userChoices { b.addUserChoices(seed: seed) }
+        if config.tenants > 1 { b.addTenants(seed: seed, tenants: min(config.tenants, ScheduleLimits.maxTenant + 1)) }
         return Schedule(schema: config.schema, options: b.options, initial: b.initial, actions: b.actions)
     }
 

@@ -195,7 +195,7 @@ import SyncSim   // not @testable: user invariants must be writable with the pub
     @Test func orderIsBuiltInsInCatalogOrderThenRawValue() throws {
         let b = InvariantID.builtIns
         #expect(InvariantID.allCases == b)
-        #expect(b.count == 24 && Set(b).count == 24)
+        #expect(b.count == 25 && Set(b).count == 25)
         #expect(b.sorted() == b && b.reversed().sorted() == b)
         let users = try ["zeta", "Alpha", "alpha", "a.b", "a-b", "a_b", "0first"].map { try InvariantID(custom: $0) }
         let all = (users + b).shuffled()
@@ -212,7 +212,7 @@ import SyncSim   // not @testable: user invariants must be writable with the pub
                    "queryOnceOfflineFails", "cachedSubscriptionOffline", "noReconnectWhileOffline",
                    "nestedSubscriptionReyields", "queueCapNoSilentDrop", "toldOutcomeIsTrue", "noPhantomWrite",
                    "neverRevertOwnWrite", "clientWriteOrder", "monotonicReads", "timelyFeedback", "linkIntegrity",
-                   "noRequestWhileOffline", "noDuplicateRows", "liveness"]
+                   "noRequestWhileOffline", "noDuplicateRows", "tenantIsolation", "liveness"]
         #expect(InvariantID.builtIns.map(\.rawValue) == raw)
         #expect(raw.map { InvariantID(rawValue: $0) } == InvariantID.builtIns)
         #expect(InvariantID.lwwConvergence.description == "lwwConvergence")
@@ -267,7 +267,7 @@ import SyncSim   // not @testable: user invariants must be writable with the pub
         #expect(try InvariantCatalog.entries(custom: []) == InvariantCatalog.builtIns.entries)
         // Built-in summaries are one line each and distinct; a non-built-in gets no invented one.
         let sums = InvariantID.builtIns.map(InvariantCatalog.summary)
-        #expect(Set(sums).count == 24 && sums.allSatisfy { !$0.contains("\n") })
+        #expect(Set(sums).count == 25 && sums.allSatisfy { !$0.contains("\n") })
         #expect(InvariantCatalog.summary(Self.forbiddenID).contains("not a built-in"))
     }
 

@@ -214,7 +214,9 @@ import Testing
                                         .toldOutcomeIsTrue, .noPhantomWrite, .neverRevertOwnWrite, .clientWriteOrder,
                                         .monotonicReads, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline,
                                         // In NoDuplicateRowsTests:
-                                        .noDuplicateRows]
+                                        .noDuplicateRows,
+                                        // In TenantIsolationTests:
+                                        .tenantIsolation]
         #expect(tested == Set(InvariantID.allCases))
     }
 

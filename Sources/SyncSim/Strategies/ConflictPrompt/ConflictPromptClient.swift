@@ -270,6 +270,10 @@ public struct ConflictPromptClient: ClientMachine {
             out(.event(.invalidInput("sideBar has no sync button (seed 003): \(cmd)")))
         case .dropOldestWrite:
             dropOldest(out: &out)
+        case .switchTenant, .logout:
+            // `.databasePerTenant` (seed 003's OfflineStore is per user): the simulator opens
+            // another store; the client never hears of tenants.
+            out(.event(.invalidInput("conflictPrompt keeps one local store per user; the harness switches stores: \(cmd)")))
         }
     }
 

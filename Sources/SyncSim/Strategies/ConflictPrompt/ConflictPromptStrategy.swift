@@ -28,6 +28,7 @@
 /// | `queryOnce` while offline (device or server) fails at once with the offline error, carrying the offline snapshot of that query (the last server answer) when there is one | `ConnectivityMonitor.isOffline`; chat/offline "shows offline error" |
 /// | `forceSync` is reported as invalid input: the seed has no forced sync | — |
 /// | the story (`.note`, only when a story is kept) says why: coalescing, a blocked enqueue at the cap, each 409 and its rule, a held realtime change, each answer to a prompt | — |
+/// | one local store per user (`Tenancy.databasePerTenant`): a user change opens that user's store, a logout drops it | seed 003 "Persist `last_sync` ... in `OfflineStore` (per user)" |
 ///
 /// **Contract.** Arbitration: server arrival order (the server applies patches in the order
 /// requests arrive; a forced write wins by arriving last). Promises: convergence, disjoint-field
@@ -61,7 +62,7 @@ public struct ConflictPromptStrategy: SyncStrategy {
                        .noDuplicateApplication, .queryOnceOfflineFails, .cachedSubscriptionOffline,
                        .noReconnectWhileOffline, .nestedSubscriptionReyields, .queueCapNoSilentDrop, .liveness,
                        .toldOutcomeIsTrue, .noPhantomWrite, .neverRevertOwnWrite, .clientWriteOrder, .timelyFeedback,
-                       .linkIntegrity, .noRequestWhileOffline],
+                       .linkIntegrity, .noRequestWhileOffline, .tenantIsolation],
             arbitration: .serverArrival,
             conditionalContract: [ConditionalClaim(.lwwConvergence, .conflictsNotMerged)])
     }

@@ -7,6 +7,7 @@
 /// | everything as `instant` | see `InstantClient`, `InstantServer` |
 /// | an update carries every field of the entity as the client sees it, changed or not | seed 000 §1 "merge vs clobber", §4.3 |
 /// | with `instantCombineTransacts`, the server combines queued updates of one entity (each carries every field, so any two match) | session.clj `combine-transact` (`InstantTransactQueue`) |
+/// | a user change clears cache and queue (`Tenancy.oneDatabase`) | as `instant`: `InstantClient+Tenants.swift` |
 ///
 /// **Contract.** Arbitration: server arrival order. It keeps `instant`'s promises except
 /// disjoint-field merge and LWW convergence: a stale snapshot re-writes fields the user did not
@@ -33,6 +34,8 @@ public struct FullEntityStrategy: SyncStrategy {
     }
 
     public var transport: Transport { .stream }
+    /// InstantDB's client: one local store per app (`InstantClient+Tenants.swift`).
+    public var tenancy: Tenancy { .oneDatabase }
 
     public func makeClient(_ context: ClientContext, restoring durable: InstantClient.Durable?) -> InstantClient {
         InstantClient(context: context, fullEntity: true, restoring: durable)

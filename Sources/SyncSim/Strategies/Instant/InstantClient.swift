@@ -16,6 +16,7 @@
 /// | `queryOnce` fails with "Query timed out" 30 s after it was asked if no answer came; a later answer is not delivered | Reactor `queryOnce`, `QUERY_ONCE_TIMEOUT` |
 /// | reconnect backoff 0, 1, 2 … 10 s, no attempt while offline; online connects at once; offline closes | seed 000 §2.1 (§9) |
 /// | pending queue and query cache are durable only with persistence on | seed 000 §4.2 (§10) |
+/// | a user change (tenant switch, logout) clears the query results, the cache and the queue; the simulator closes the socket first (`Tenancy.oneDatabase`) | semantics §10; Reactor.js `updateUser` clears results but keeps the queue: `InstantClient+Tenants.swift` |
 /// | update in update mode if the entity is in a cached store, else upsert; links carry ids only | instaml (§11) |
 /// | a subscription re-yields when anything in its result tree changes, children included | seed 000 §3.5 |
 ///
@@ -102,7 +103,7 @@ public struct InstantClient: ClientMachine {
     public private(set) var connection = ReactorConnection()
     public var online: Bool { connection.online }
     public var status: Status { connection.status }
-    public private(set) var pending: [PendingMutation] = []
+    public internal(set) var pending: [PendingMutation] = []
     /// Send timeouts of pending mutations (shared Reactor rules).
     var timeouts = ReactorSendTimeouts()
     /// `queryOnce` timeouts (timer, request key).
@@ -111,6 +112,10 @@ public struct InstantClient: ClientMachine {
     var queries: [QueryState] = []
     var cache: [CachedResult] = []
     var nextSerial: UInt64 = 1
+    /// Test seams for the isolation oracle (`InstantClient+Tenants.swift`): keep the queue or
+    /// the query results across a user change. Never set by a built-in.
+    var keepsQueueOnUserChange = false
+    var keepsResultsOnUserChange = false
 
     static let reconnectTimer = ReactorConnection.reconnectTimer
     /// Reactor's `QUERY_ONCE_TIMEOUT`.
@@ -293,6 +298,8 @@ public struct InstantClient: ClientMachine {
             out(.event(.invalidInput("instant has no conflict prompts or forced sync: \(cmd)")))
         case .dropOldestWrite:
             out(.event(.invalidInput("instant has no user-pruned queue: \(cmd)")))
+        case .switchTenant, .logout:
+            userChanged(out: &out)
         }
     }
 

@@ -43,12 +43,15 @@ public struct InstantStrategy: SyncStrategy {
             contract: [.convergence, .disjointFieldMerge, .lwwConvergence, .noGhostDeletion,
                        .readYourWrites, .queryOnceOfflineFails,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields, .liveness,
-                       .noPhantomWrite, .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline],
+                       .noPhantomWrite, .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline,
+                       .tenantIsolation],
             arbitration: .serverArrival,
             conditionalContract: [ConditionalClaim(.noLostAcknowledgedWrite, .persistenceOn)])
     }
 
     public var transport: Transport { .stream }
+    /// One local store per app; a user change clears cache and queue (`InstantClient+Tenants.swift`).
+    public var tenancy: Tenancy { .oneDatabase }
 
     public func makeClient(_ context: ClientContext, restoring durable: InstantClient.Durable?) -> InstantClient {
         InstantClient(context: context, fullEntity: false, restoring: durable)

@@ -537,6 +537,9 @@ public struct PushPullClient: ClientMachine {
             out(.event(.invalidInput("seed 004 has no merging force sync: \(cmd)")))
         case .dropOldestWrite:
             out(.event(.invalidInput("seed 004's queue is not pruned by the user: \(cmd)")))
+        case .switchTenant, .logout:
+            // `.databasePerTenant` (seed 004 §1.1): the simulator opens the tenant's database.
+            out(.event(.invalidInput("seed 004 opens one database per tenant; the harness switches databases: \(cmd)")))
         }
     }
 

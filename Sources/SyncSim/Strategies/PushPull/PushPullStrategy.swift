@@ -29,6 +29,7 @@
 /// | with persistence off the database is in memory (LokiJS without persistence): a restart loses it | WatermelonDB `LokiJSAdapter` |
 /// | at the queue cap a new write is refused with `queueFull` | seed 004 §1.3 (a bounded queue; cap from the options) |
 /// | story notes (only when the run keeps a story): each pull and push phase, backoff waits, rows resolved by timestamp, conflicts stored, writes dropped and why | — (explanation, not behaviour) |
+/// | one local database per tenant: a switch opens the tenant's database, a logout drops it with its queue (`Tenancy.databasePerTenant`, carried out by the simulator); a tenant's server is its own | seed 004 §1.1 (`getDatabaseForTenant`, "Initialize new DB instance when switching tenants"), §4.1 `dropTenantDatabase` |
 ///
 /// Where seed 004 and WatermelonDB differ: conflict resolution follows seed 004 (record-level
 /// `updatedAt`, newer wins, equal → the user); the sync loop follows WatermelonDB by default
@@ -79,7 +80,8 @@ public struct PushPullStrategy: SyncStrategy {
             contract: [.convergence, .noGhostDeletion, .noResurrection, .readYourWrites,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .nestedSubscriptionReyields,
                        .queueCapNoSilentDrop, .liveness, .noPhantomWrite, .monotonicReads,
-                       .linkIntegrity, .noRequestWhileOffline, .lwwConvergence, .noDuplicateRows],
+                       .linkIntegrity, .noRequestWhileOffline, .lwwConvergence, .noDuplicateRows,
+                       .tenantIsolation],
             arbitration: .recordTimestamp)
     }
 

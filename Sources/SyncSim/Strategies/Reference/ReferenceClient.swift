@@ -227,6 +227,8 @@ public struct ReferenceClient: ClientMachine {
             maybeSync(out: &out)
         case .dropOldestWrite:
             out(.event(.invalidInput("the reference queue is never pruned by the user: \(cmd)")))
+        case .switchTenant, .logout:
+            out(.event(.invalidInput("the reference keeps one database per tenant; the harness switches databases: \(cmd)")))
         }
     }
 

@@ -17,6 +17,7 @@
 /// | Transport `.datagram`: one idempotent `sync` request (push a queue prefix, pull changes since the replica's version), retried every 1.5 s until answered; the server pokes clients after each change; clients also poll every 3 s. | Robust to drop, duplication and reordering; converges after heal without any connection state. |
 /// | At the queue cap a new write is refused with `.writeRejected(.queueFull)`. | Bounded memory with a visible error, nothing dropped. |
 /// | No conflicts are ever raised; `resolveConflict` is invalid input; `forceSync` just syncs now. | LWW with tombstones needs no prompt. |
+/// | One local database per tenant (`Tenancy.databasePerTenant`): a switch opens the tenant's own, a logout drops it. | Isolation by construction: nothing of one tenant is ever in another's database. |
 ///
 /// **Contract.** Arbitration: hybrid logical clock. Promises every invariant in `InvariantID`.
 public struct ReferenceStrategy: SyncStrategy {

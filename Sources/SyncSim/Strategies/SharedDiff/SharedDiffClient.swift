@@ -263,6 +263,8 @@ public struct SharedDiffClient: ClientMachine {
             out(.event(.invalidInput("sharedDiff has no conflict prompts or forced sync: \(cmd)")))
         case .dropOldestWrite:
             out(.event(.invalidInput("sharedDiff has no user-pruned queue: \(cmd)")))
+        case .switchTenant, .logout:
+            userChanged(out: &out)
         }
     }
 

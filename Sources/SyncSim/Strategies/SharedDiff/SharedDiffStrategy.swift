@@ -15,6 +15,7 @@
 /// | filtered, limited and nested (include tree) collections are partial; an entity pushed out of a limited collection is deleted by its save | seed 001 §Unknown unknowns 2 "filters or limits", 3 |
 /// | a save carries the user writes it reflects; a delete computed by the diff carries none | harness rule: the oracles judge traffic by the intents it carries |
 /// | otherwise as `instant`: save transactions are Reactor pending mutations (order, send when authenticated, timeout, replay on init-ok, removed once every query has seen their tx), collections refresh from the server with the pending overlay, `queryOnce` offline fails, cache and queue durable with persistence | `InstantClient` (Reactor.js `pushOps`, `_applyOptimisticUpdates`, `_flushPendingMessages`); server: `InstantServer` |
+/// | a user change clears the collections' values, the cached results, unsaved writes and the queue (`Tenancy.oneDatabase`) | the Reactor's rule (semantics §10), `SharedDiffClient+Tenants.swift` |
 ///
 /// A full-entity snapshot sends a set link as an id and a link its server answer had and the
 /// collection no longer has as an unlink. Both seed behaviours of Problem 3 and Unknown unknowns 4
@@ -49,11 +50,13 @@ public struct SharedDiffStrategy: SyncStrategy {
             summary: "SharingInstant @Shared: saves diff each collection against tracked server ids; partial views delete, stale views re-send",
             contract: [.convergence, .readYourWrites, .nestedSubscriptionReyields, .queryOnceOfflineFails,
                        .cachedSubscriptionOffline, .noReconnectWhileOffline, .liveness,
-                       .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline],
+                       .neverRevertOwnWrite, .timelyFeedback, .linkIntegrity, .noRequestWhileOffline, .tenantIsolation],
             arbitration: .serverArrival, knownBad: true)
     }
 
     public var transport: Transport { .stream }
+    /// InstantDB's Reactor underneath: one local store per app (`SharedDiffClient+Tenants.swift`).
+    public var tenancy: Tenancy { .oneDatabase }
 
     public func makeClient(_ context: ClientContext, restoring durable: SharedDiffClient.Durable?) -> SharedDiffClient {
         SharedDiffClient(context: context, restoring: durable)
