@@ -17,6 +17,9 @@ final class SimulationExport {
     var queues: [[WriteID]]
     var reportedCounts: [Int]
     var seq: [Int64]
+    /// Per client: the open user action has no line in the format (`switchTenant`, `logout`),
+    /// so its end writes none either.
+    var unrecorded: [Bool]
 
     @usableFromInline init(header: HistoryHeader, sink: @escaping (String) -> Void) {
         recorder = HistoryRecorder(header: header, sink: sink)
@@ -25,6 +28,7 @@ final class SimulationExport {
         queues = Array(repeating: [], count: n)
         reportedCounts = Array(repeating: 0, count: n)
         seq = Array(repeating: 0, count: n)
+        unrecorded = Array(repeating: false, count: n)
     }
 
     func next(_ c: ClientID) -> Int64 {
@@ -77,6 +81,10 @@ final class SimulationExport {
     /// The end of a user action, before `Monitor.afterCommand`.
     @usableFromInline func done<O: ObservedSystem>(_ c: ClientID, _ o: O) {
         sync(c, o)
+        if unrecorded[c.index] {
+            unrecorded[c.index] = false
+            return
+        }
         recorder.actionDone(client: c, at: o.virtualTime, seq: next(c))
     }
 
