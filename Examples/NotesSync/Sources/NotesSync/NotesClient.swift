@@ -98,6 +98,8 @@ public struct NotesClient: ClientMachine {
             if connection == .open { out(.send(.query(r, q))) } else { out(.event(.queryOnceFailed(r, offline: !online, hasStaleResult: false))) }
         case .user(.resolveConflict), .user(.forceSync), .user(.dropOldestWrite), .user(.syncNow):
             break  // last-writer-wins never asks the user
+        case .user(.switchTenant), .user(.logout):
+            break  // never sent: NotesStrategy keeps the default `Tenancy.databasePerTenant`
         case .received(.result(let s, let r)):
             guard let i = subscriptions.firstIndex(where: { $0.id == s }) else { return }
             subscriptions[i].server = r
