@@ -78,6 +78,13 @@ struct Monitor: Sendable {
     var toldRejected = Set<WriteID>()
     /// When the user was first told each write's outcome (rejected or confirmed).
     var feedbackAt: [WriteID: Int64] = [:]
+    /// By write id (dense): whether the user was told its outcome (`feedbackAt` has it), read
+    /// on every yield by `checkOwnWrites` without hashing.
+    var toldOutcome: [Bool] = []
+    /// By write id (dense): the `pendingStamp` of the last `checkOwnWrites` call whose client
+    /// queue held it (a set of the queue without building one per call).
+    var pendingStamps: [UInt64] = []
+    var pendingStamp: UInt64 = 0
     /// Per client: its pending-queue size at the last look, and when the queue became empty.
     var lastPending: [Int]
     var emptiedAt: [[Int64]]

@@ -312,6 +312,18 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         var count = 0
         public init() {}
         public var isEmpty: Bool { saved.isEmpty && slots < 0 }
+
+        /// Adds what `later` logged, changes made after the ones this log holds, so that
+        /// `rollBack(self)` undoes both (a slot `later` saved that this log did not was unchanged
+        /// since this log began; slots beyond this log's start are cut off by the rollback).
+        public mutating func absorb(_ later: UndoLog) {
+            guard later.slots >= 0 else { return }
+            if slots < 0 { self = later; return }
+            for k in 0..<later.saved.count {
+                let i = later.saved[k].index
+                if i < slots && !saved.contains(where: { $0.index == i }) { saved.append(later.saved[k]) }
+            }
+        }
     }
 
     /// `apply(_:schema:mode:)`, noting in `undo` what it is about to change. A failed step changes
