@@ -137,6 +137,16 @@ struct Monitor: Sendable {
         if n <= Self.perInvariantLimit { violations.append(v) } else { suppressed += 1 }
     }
 
+    /// Whether a violation of `inv` reported now would only be counted (`perInvariantLimit` of
+    /// them are kept already): callers that build long texts check it first.
+    func atLimit(_ inv: InvariantID) -> Bool { (reported[inv] ?? 0) >= Self.perInvariantLimit }
+
+    /// What `report` does with a violation of `inv` past the limit, without the violation.
+    mutating func countSuppressed(_ inv: InvariantID) {
+        reported[inv, default: 0] += 1
+        suppressed += 1
+    }
+
     @usableFromInline mutating func liveness(at time: Int64, _ why: String) {
         report(Violation(.liveness, at: time, why))
     }
@@ -377,6 +387,9 @@ struct Monitor: Sendable {
             guard case .client(let c) = it.origin else { continue }
             let w = it.write.id
             if applications[w] == nil && !rejected.contains(w) && !pendingNow.contains(w) {
+                // Past the limit a report is only counted: skip building its text (a long run
+                // without persistence loses thousands of writes at restarts).
+                if atLimit(.noLostAcknowledgedWrite) { countSuppressed(.noLostAcknowledgedWrite); continue }
                 let restart = h.restarts.first { $0.client == c && $0.pendingAtCrash.contains(w) && !$0.pendingAfter.contains(w) }
                 let why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" +  (sim.persistence ? ")" : "; persistence is off)") } ?? ""
                 var v = Violation(.noLostAcknowledgedWrite, at: t, client: c, entity: it.write.ops.first?.entity,

@@ -72,4 +72,34 @@ struct InstantIncrementalTests {
         // The incremental path was taken, not only the rebuild.
         #expect(log.reused > 100)
     }
+
+    /// `patchBase` brings a store holding one answer's entries to another's, writing only the
+    /// entities that differ (joined, left or changed) and naming exactly those.
+    @Test func patchingTheBaseGivesTheNewAnswersStore() {
+        var data = EntityStore()
+        for op: Op in [
+            .create(EntityID(1), .todos, [FieldAssignment(.title, .string("a"))]),
+            .create(EntityID(2), .todos, [FieldAssignment(.title, .string("b"))]),
+            .create(EntityID(4), .todos, [FieldAssignment(.title, .string("d"))]),
+        ] { #expect(data.apply(op, schema: .default) == nil) }
+        let q = Query(.todos)
+        let old = q.evaluate(data)
+        for op: Op in [
+            .update(EntityID(2), .todos, [FieldAssignment(.title, .string("B"))]),
+            .delete(EntityID(1), .todos),
+            .create(EntityID(3), .todos, []),
+            .create(EntityID(9), .todos, []),
+        ] { #expect(data.apply(op, schema: .default) == nil) }
+        let new = q.evaluate(data)
+        var store = EntityStore(entriesOf: old)
+        var touched: [EntityID] = []
+        InstantClient.patchBase(&store, from: old, to: new, touched: &touched)
+        #expect(store == EntityStore(entriesOf: new))
+        #expect(touched.sorted() == [EntityID(1), EntityID(2), EntityID(3), EntityID(9)])
+        // The same answer: nothing written, nothing touched.
+        var same = EntityStore(entriesOf: new)
+        var none: [EntityID] = []
+        InstantClient.patchBase(&same, from: new, to: new, touched: &none)
+        #expect(none.isEmpty && same == EntityStore(entriesOf: new))
+    }
 }

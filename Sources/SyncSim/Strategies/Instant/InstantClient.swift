@@ -146,7 +146,13 @@ public struct InstantClient: ClientMachine {
         queries.first { $0.key == .subscription(subscription) }?.shown
     }
 
-    public var pendingWrites: [WriteID] { pending.filter { $0.txID == nil }.map(\.write) }
+    public var pendingWrites: [WriteID] {
+        // Indexed: `filter` would copy every mutation (its steps) to test it; the monitor reads
+        // this on every yield.
+        var out: [WriteID] = []
+        for i in pending.indices where pending[i].txID == nil { out.append(pending[i].write) }
+        return out
+    }
 
     public var pendingWriteCount: Int {
         var n = 0
