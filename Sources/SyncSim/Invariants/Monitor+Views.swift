@@ -11,6 +11,7 @@ extension Monitor {
         switch ev {
         case .writeConfirmed(let w):
             if feedbackAt[w] == nil { feedbackAt[w] = t }
+            noteTold(w)
             if Self.get(firstApplied, w) == nil && !isSuperseded(w, sim.history) {
                 let op = sim.history.intent(w)?.write.ops.first
                 var v = Violation(.toldOutcomeIsTrue, at: t, client: c, entity: op?.entity,
@@ -21,12 +22,21 @@ extension Monitor {
         case .writeRejected(let w, _):
             if feedbackAt[w] == nil { feedbackAt[w] = t }
             toldRejected.insert(w)
+            noteTold(w)
             checkPhantom(c, w, sim, at: t)
         case .subscriptionYielded(let s, _):
             checkYield(c, s, sim, at: t)
             if tenants.active { checkTenantYield(c, s, sim, at: t) }
         default: break
         }
+    }
+
+    /// Marks `w`'s outcome as told in the dense `toldOutcome` table (`wasTold`).
+    mutating func noteTold(_ w: WriteID) {
+        let i = Int(w.raw)
+        guard i < Self.denseLimit else { return }
+        if i >= toldOutcome.count { toldOutcome.append(contentsOf: repeatElement(false, count: i - toldOutcome.count + 1)) }
+        toldOutcome[i] = true
     }
 
     /// The value intent `i` assigns to `key`, if it does.
@@ -186,46 +196,68 @@ extension Monitor {
     }
 
     /// neverRevertOwnWrite: each open write of `c` is shown, or superseded by one that may follow it.
+    ///
+    /// Runs on every yield of a client with open writes, so each open write must cost little:
+    /// "told" is a dense table by write id (`toldOutcome`), "still queued" a stamp per write id
+    /// set from `pending` once per call (not a scan of `pending` per open write), and intents and
+    /// records are read in place (binding one copies its arrays: a retain and a release each).
     mutating func checkOwnWrites<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ r: QueryResult, _ pending: [WriteID],
                                                   _ sim: O, at t: Int64) {
         let h = sim.history
         // A write leaves the open set once its outcome is known: told, or out of the queue.
-        // A set once the queue is long (a bulk create leaves thousands pending): a linear
-        // search per open write made each yield quadratic in the queue.
-        let pendingSet = pending.count > 32 ? Set(pending) : nil
-        openWrites[c.index].removeAll { i in
-            let w = h.intents[Int(i)].write.id
-            return toldRejected.contains(w) || feedbackAt[w] != nil || !(pendingSet?.contains(w) ?? pending.contains(w))
+        pendingStamp &+= 1
+        let stamp = pendingStamp
+        for w in pending {
+            let i = Int(w.raw)
+            guard i < Self.denseLimit else { continue }
+            if i >= pendingStamps.count { pendingStamps.append(contentsOf: repeatElement(0, count: i - pendingStamps.count + 1)) }
+            pendingStamps[i] = stamp
+        }
+        let told = toldOutcome, stamps = pendingStamps, feedback = feedbackAt
+        h.intents.withUnsafeBufferPointer { intents in
+            openWrites[c.index].removeAll { i in
+                let w = intents[Int(i)].write.id
+                let k = Int(w.raw)
+                if k < Self.denseLimit { return (k < told.count && told[k]) || k >= stamps.count || stamps[k] != stamp }
+                return feedback[w] != nil || !pending.contains(w)
+            }
         }
         guard !openWrites[c.index].isEmpty else { return }
         // Constant for a run: read once (a strategy's `info` builds its whole description).
         if runRules == nil { runRules = (sim.arbitration, max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)) }
         let (arbitration, maxSkew) = runRules!
-        for wi in openWrites[c.index] {
-            let w = h.intents[Int(wi)]
-            for op in w.write.ops {
-                guard let a = op.assignmentsIfWrite, let rec = r.record(op.entity) else { continue }
-                // A delete that may follow the write ends what it promised for the entity: whatever
-                // the record shows afterwards (an entity re-created by a later update) is not a revert.
-                if let ds = deleters[op.entity], superseded(op.entity, by: ds, w, wi, arbitration: arbitration, maxSkew: maxSkew, h) { continue }
-                for x in a {
-                    guard let shown = rec[x.field], shown != x.value else { continue }
-                    let k = Self.key(op.entity, x.field)
-                    let explained = (writersOf[k] ?? []).contains { j in
-                        j != wi && Self.value(of: h.intents[Int(j)], op.entity, x.field) == shown
-                            && mayFollow(h.intents[Int(j)], j, w, wi, arbitration: arbitration, maxSkew: maxSkew)
-                    }
-                    if !explained {
-                        var v = Violation(.neverRevertOwnWrite, at: t, client: c, entity: op.entity,
-                                          "\(c)'s \(w.write.id) set \(EntityRef(op.entity, rec.namespace)).\(x.field.name) = \(x.value) and is still pending, but \(s) shows \(shown), which no write that may follow it wrote")
-                        v.culprit = Self.culprit(w.origin, op) + " reverted"
-                        report(v)
-                        return
+        h.intents.withUnsafeBufferPointer { intents in
+            for wi in openWrites[c.index] {
+                let ops = intents[Int(wi)].write.ops
+                for op in ops {
+                    guard let a = op.assignmentsIfWrite, let ri = r.index(of: op.entity) else { continue }
+                    // A delete that may follow the write ends what it promised for the entity: whatever
+                    // the record shows afterwards (an entity re-created by a later update) is not a revert.
+                    if let ds = deleters[op.entity],
+                       superseded(op.entity, by: ds, intents[Int(wi)], wi, arbitration: arbitration, maxSkew: maxSkew, h) { continue }
+                    for x in a {
+                        guard let shown = r.entries[ri].record[x.field], shown != x.value else { continue }
+                        let k = Self.key(op.entity, x.field)
+                        let explained = (writersOf[k] ?? []).contains { j in
+                            j != wi && Self.value(of: intents[Int(j)], op.entity, x.field) == shown
+                                && mayFollow(intents[Int(j)], j, intents[Int(wi)], wi, arbitration: arbitration, maxSkew: maxSkew)
+                        }
+                        if !explained {
+                            let w = intents[Int(wi)]
+                            var v = Violation(.neverRevertOwnWrite, at: t, client: c, entity: op.entity,
+                                              "\(c)'s \(w.write.id) set \(EntityRef(op.entity, r.entries[ri].record.namespace)).\(x.field.name) = \(x.value) and is still pending, but \(s) shows \(shown), which no write that may follow it wrote")
+                            v.culprit = Self.culprit(w.origin, op) + " reverted"
+                            report(v)
+                            return
+                        }
                     }
                 }
             }
         }
     }
+
+    /// Write ids below this are kept in dense tables (the limit `Monitor.set` uses).
+    static var denseLimit: Int { 1 << 24 }
 }
 
 extension Monitor {

@@ -83,6 +83,13 @@ struct Monitor: Sendable {
     var toldRejected = Set<WriteID>()
     /// When the user was first told each write's outcome (rejected or confirmed).
     var feedbackAt: [WriteID: Int64] = [:]
+    /// By write id (dense): whether the user was told its outcome (`feedbackAt` has it), read
+    /// on every yield by `checkOwnWrites` without hashing.
+    var toldOutcome: [Bool] = []
+    /// By write id (dense): the `pendingStamp` of the last `checkOwnWrites` call whose client
+    /// queue held it (a set of the queue without building one per call).
+    var pendingStamps: [UInt64] = []
+    var pendingStamp: UInt64 = 0
     /// Per client: its pending-queue size at the last look, and when the queue became empty.
     var lastPending: [Int]
     var emptiedAt: [[Int64]]
@@ -135,6 +142,16 @@ struct Monitor: Sendable {
         let n = (reported[v.invariant] ?? 0) + 1
         reported[v.invariant] = n
         if n <= Self.perInvariantLimit { violations.append(v) } else { suppressed += 1 }
+    }
+
+    /// Whether a violation of `inv` reported now would only be counted (`perInvariantLimit` of
+    /// them are kept already): callers that build long texts check it first.
+    func atLimit(_ inv: InvariantID) -> Bool { (reported[inv] ?? 0) >= Self.perInvariantLimit }
+
+    /// What `report` does with a violation of `inv` past the limit, without the violation.
+    mutating func countSuppressed(_ inv: InvariantID) {
+        reported[inv, default: 0] += 1
+        suppressed += 1
     }
 
     @usableFromInline mutating func liveness(at time: Int64, _ why: String) {
@@ -389,6 +406,9 @@ struct Monitor: Sendable {
                 // Dropped with the user's local data at a logout or user change: withdrawn by the
                 // user (seed 000, seed 004 §4.1), not lost (`History.TenantChange.discarded`).
                 if tenants.active, h.discardedByTenantChange(w, client: c) != nil { continue }
+                // Past the limit a report is only counted: skip building its text (a long run
+                // without persistence loses thousands of writes at restarts).
+                if atLimit(.noLostAcknowledgedWrite) { countSuppressed(.noLostAcknowledgedWrite); continue }
                 let restart = h.restarts.first { $0.client == c && $0.pendingAtCrash.contains(w) && !$0.pendingAfter.contains(w) }
                 var why = restart.map { " (a restart at t=\($0.time)ms lost it from the queue" +  (sim.persistence ? ")" : "; persistence is off)") } ?? ""
                 if restart == nil, tenants.active, let ch = h.tenantChanges.first(where: { $0.client == c && $0.pendingBefore.contains(w) && !$0.pendingAfter.contains(w) }) {

@@ -121,21 +121,21 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
 
     @inline(__always) public func stableHash(into h: inout StableHasher) {
         // Indexed reads of the record's own arrays (no closure, no iterator): nothing is
-        // retained per record. The bytes are `FieldValue.stableHash`'s, behind a presence byte.
+        // retained per record. A slot's presence and its value's kind are one word (0: absent),
+        // then the value; a link slot is one word (0: absent, else target << 1 | 1).
         h.byte(namespace.raw)
         for i in 0..<values.count {
             switch values[i] {
             case .none: h.byte(0)
-            case .some(.int(let x)): h.byte(1); h.byte(2); h.combine(x)
-            case .some(.bool(let x)): h.byte(1); h.byte(3); h.combine(x)
-            case .some(.string(let s)): h.byte(1); h.byte(1); h.combine(s)
+            case .some(.int(let x)): h.byte(0x12); h.combine(x)
+            case .some(.bool(let x)): h.combine(UInt64(x ? 0x113 : 0x013))
+            case .some(.string(let s)): h.byte(0x11); h.combine(s)
             }
         }
         for i in 0..<links.count {
-            if let l = links[i] { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
+            if let l = links[i] { h.combine(UInt64(l.raw) << 1 | 1) } else { h.byte(0) }
         }
-        // Only schemas with has-many links have target sets (so runs of other schemas hash as
-        // they always did).
+        // Only schemas with has-many links have target sets.
         for j in 0..<manyLinks.count {
             h.combine(manyLinks[j].count)
             for k in 0..<manyLinks[j].count { h.combine(manyLinks[j][k].raw) }
@@ -312,6 +312,18 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         var count = 0
         public init() {}
         public var isEmpty: Bool { saved.isEmpty && slots < 0 }
+
+        /// Adds what `later` logged, changes made after the ones this log holds, so that
+        /// `rollBack(self)` undoes both (a slot `later` saved that this log did not was unchanged
+        /// since this log began; slots beyond this log's start are cut off by the rollback).
+        public mutating func absorb(_ later: UndoLog) {
+            guard later.slots >= 0 else { return }
+            if slots < 0 { self = later; return }
+            for k in 0..<later.saved.count {
+                let i = later.saved[k].index
+                if i < slots && !saved.contains(where: { $0.index == i }) { saved.append(later.saved[k]) }
+            }
+        }
     }
 
     /// `apply(_:schema:mode:)`, noting in `undo` what it is about to change. A failed step changes

@@ -1,6 +1,6 @@
 /// The trace: every event the simulator delivers, with its virtual time. A run is identified by
-/// the FNV-1a hash of the canonical encoding of its trace; the rendered lines (kept only when
-/// asked: replays, reports) are the story a person reads.
+/// the `StableHasher` hash (fed a word at a time) of the canonical encoding of its trace; the
+/// rendered lines (kept only when asked: replays, reports) are the story a person reads.
 public enum TraceMode: Sendable {
     /// Hash only: what fuzzing needs, and fast.
     case hashOnly

@@ -234,9 +234,17 @@ struct DescriptionBytes {
         }
     }
 
+    /// What `StableHasher.combine(_: String)` feeds for the same text: the length, then the
+    /// bytes as little-endian words (the bytes past `count` are zero, as its padding is).
     func hash(into h: inout StableHasher) {
         h.combine(UInt64(count))
         var copy = bytes
-        withUnsafeBytes(of: &copy) { for i in 0..<count { h.byte($0[i]) } }
+        withUnsafeBytes(of: &copy) { raw in
+            var i = 0
+            while i < count {
+                h.combine(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i += 8
+            }
+        }
     }
 }

@@ -66,4 +66,38 @@ import Testing
         s.rollBack(undo)
         #expect(s == seeded())
     }
+
+    /// A log that absorbed a later one rolls both back: slots the later one saved first keep the
+    /// earlier log's saved value, slots it appended are cut off (how the instant client's overlay
+    /// store logs steps applied in several batches).
+    @Test func aLogThatAbsorbedALaterOneRollsBothBack() {
+        let before = seeded()
+        var s = before
+        var first = EntityStore.UndoLog()
+        #expect(s.apply(.update(EntityID(4), .todos, [FieldAssignment(.title, .string("one"))]), schema: schema, undo: &first) == nil)
+        #expect(s.apply(.create(EntityID(7), .todos, []), schema: schema, undo: &first) == nil)
+        var later = EntityStore.UndoLog()
+        for op: Op in [
+            .update(EntityID(4), .todos, [FieldAssignment(.title, .string("two"))]),   // saved by both
+            .update(EntityID(7), .todos, [FieldAssignment(.title, .string("new"))]),   // appended by the first
+            .delete(EntityID(1), .profiles),                                             // clears post 3's link
+            .create(EntityID(30), .todos, []),                                          // appended by the later
+        ] { #expect(s.apply(op, schema: schema, undo: &later) == nil) }
+        var partial = s
+        partial.rollBack(later)
+        #expect(partial != before)
+        first.absorb(later)
+        s.rollBack(first)
+        #expect(s == before)
+        #expect(s.records.count == before.records.count)
+        #expect(StableHasher.hash(s) == StableHasher.hash(before))
+        // An empty log absorbing one becomes it.
+        var empty = EntityStore.UndoLog()
+        var t = before
+        var only = EntityStore.UndoLog()
+        #expect(t.apply(.delete(EntityID(2), .profiles), schema: schema, undo: &only) == nil)
+        empty.absorb(only)
+        t.rollBack(empty)
+        #expect(t == before)
+    }
 }

@@ -86,6 +86,21 @@ public struct ConflictPromptClient: ClientMachine {
         /// Server records kept back for entities with pending writes.
         var holds: [Hold] = []
         var shown: QueryResult?
+        // Render cache (derived, never observable; `renderView`): the list's data as `shown`
+        // was last rendered from it, and what that store was built from.
+        var renderStore: EntityStore?
+        var renderInputs: RenderInputs?
+    }
+
+    /// What a view's overlay store was built from (`renderView`): when only queue entries were
+    /// appended since, the store is extended and the view patched where they touched, instead
+    /// of laying the whole queue over the server's answer again for every list.
+    struct RenderInputs: Sendable {
+        var base: QueryResult
+        var holds: [Hold]
+        var late: [Confirmed]
+        var knownEpoch: UInt64
+        var queueOps: [[Op]]
     }
 
     static func onceTimer(_ r: QueryRequestID) -> TimerID { TimerID(0x8000_0000 | (r.raw & 0x7FFF_FFFF)) }
@@ -99,7 +114,9 @@ public struct ConflictPromptClient: ClientMachine {
     public internal(set) var queue: [Entry] = []
     var cache: [Cached] = []
     /// The newest server copy of every entity seen, and its `modified` (0: none), dense by id.
-    var known = EntityStore()
+    var known = EntityStore() { didSet { knownEpoch &+= 1 } }
+    /// Counts changes of `known` (a rendered list's store read it: a change means rebuild).
+    var knownEpoch: UInt64 = 0
     var knownVersion: [UInt64] = []
     var confirmed: [Confirmed] = []
     var conflictsRaised: UInt32 = 0
@@ -696,8 +713,8 @@ public struct ConflictPromptClient: ClientMachine {
         let pending = pendingEntities()
         for i in views.indices {
             guard let base = views[i].base else { continue }
-            if let shown = Self.render(views[i], base, pending, unlessEqualTo: views[i].shown,
-                                       confirmed: confirmed, queue: queue, known: known, schema: schema) {
+            if let shown = Self.renderView(&views[i], base, pending, confirmed: confirmed, queue: queue,
+                                           known: known, knownEpoch: knownEpoch, schema: schema) {
                 views[i].shown = shown
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
@@ -720,6 +737,68 @@ public struct ConflictPromptClient: ClientMachine {
         for c in late { for op in c.ops { overlay(op, &store, known: known, schema: schema) } }
         for entry in queue { for op in entry.ops { overlay(op, &store, known: known, schema: schema) } }
         return v.query.evaluate(store, unlessEqualTo: shown)
+    }
+
+    /// `render(v, base, pending, unlessEqualTo: v.shown, …)`, keeping the list's store in `v`:
+    /// when the server's answer, the held records, the late confirmations and `known` are what
+    /// the store was built from and the queue only grew, the new entries are laid over the kept
+    /// store (logged, so the view is patched where they touched: `Query.mayChange`,
+    /// `Query.patch`); otherwise the store is built again. Same results as `render`.
+    static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], confirmed: [Confirmed], queue: [Entry],
+                           known: EntityStore, knownEpoch: UInt64, schema: Schema) -> QueryResult? {
+        let late = confirmed.filter { $0.txID > base.asOf }
+        let holds = v.holds.filter { pending.contains($0.entity) }
+        if late.isEmpty && queue.isEmpty && holds.isEmpty {
+            v.renderStore = nil
+            v.renderInputs = nil
+            return v.shown == base.result ? nil : base.result
+        }
+        if var inputs = v.renderInputs, inputs.knownEpoch == knownEpoch, inputs.queueOps.count <= queue.count,
+           inputs.base == base.result, inputs.holds == holds, inputs.late == late,
+           (0..<inputs.queueOps.count).allSatisfy({ inputs.queueOps[$0] == queue[$0].ops }),
+           var store = v.renderStore.take(), var view = v.shown {
+            var undo = EntityStore.UndoLog()
+            for k in inputs.queueOps.count..<queue.count {
+                for op in queue[k].ops { overlay(op, &store, known: known, schema: schema, undo: &undo) }
+                inputs.queueOps.append(queue[k].ops)
+            }
+            v.renderInputs = inputs
+            let touched = store.touched(by: undo)
+            if !v.query.mayChange(view, touched: touched, in: store, schema: schema) {
+                v.renderStore = store
+                return nil
+            }
+            v.shown = nil  // `view` uniquely referenced: patched in place
+            let changed = v.query.patch(&view, touched: touched, in: store)
+            v.shown = view
+            if let changed {
+                v.renderStore = store
+                return changed ? view : nil
+            }
+            let r = v.query.evaluate(store, unlessEqualTo: view)
+            v.renderStore = store
+            return r
+        }
+        v.renderStore = nil
+        var store = EntityStore(entriesOf: base.result)
+        for h in holds { store[h.entity] = h.record }
+        for c in late { for op in c.ops { overlay(op, &store, known: known, schema: schema) } }
+        for entry in queue { for op in entry.ops { overlay(op, &store, known: known, schema: schema) } }
+        let r = v.query.evaluate(store, unlessEqualTo: v.shown)
+        v.renderStore = store
+        v.renderInputs = RenderInputs(base: base.result, holds: holds, late: late, knownEpoch: knownEpoch, queueOps: queue.map(\.ops))
+        return r
+    }
+
+    /// `overlay(_:_:known:schema:)`, noting in `undo` every slot it changes.
+    static func overlay(_ op: Op, _ store: inout EntityStore, known: EntityStore, schema: Schema, undo: inout EntityStore.UndoLog) {
+        let e = op.entity
+        switch op {
+        case .update, .link, .unlink:
+            if !store.contains(e), let k = known[e] { store.set(e, k, undo: &undo) }
+        case .create, .delete: break
+        }
+        _ = store.apply(overlayStep(op), schema: schema, mode: .upsert, undo: &undo)
     }
 
     /// A local step over a list's data. An entity the list does not hold starts from the newest

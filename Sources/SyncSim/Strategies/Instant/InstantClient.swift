@@ -75,19 +75,25 @@ public struct InstantClient: ClientMachine {
         var timedOut = false
         /// What the UI currently shows (subscriptions only).
         var shown: QueryResult?
-        // Overlay cache (derived state, never observable): `shown` was last computed from
-        // `server` with the pending mutations `overlaySerials` applied, in order; `overlayStore`
-        // is that store (nil when none was visible). Invalid whenever `server` changes.
+        // Overlay cache (derived state, never observable, `refreshYields`): `overlayStore` is
+        // `overlayBase` (a server answer) as a store with the steps of the pending mutations
+        // `overlaySerials` applied in order, each logged in `overlayUndo`, so the store can be
+        // rolled back to its base and brought to a new answer by patching the entities that
+        // differ, instead of being rebuilt from the whole answer. `overlayValid`: the store's
+        // base is `server` and `overlaySerials` are the steps applied. `storeShowsView`: `shown`
+        // is the query over `overlayStore` (so only touched entities can change it).
         var overlayValid = false
         var overlaySerials: [UInt64] = []
         var overlayStore: EntityStore?
+        var overlayBase: QueryResult?
+        var overlayUndo = EntityStore.UndoLog()
+        var storeShowsView = false
 
         mutating func setServer(_ r: QueryResult?, processedTxID tx: UInt64) {
             server = r
             processedTxID = tx
+            // The store is kept: `refreshYields` rolls it back to `overlayBase` and patches it.
             overlayValid = false
-            overlayStore = nil
-            overlaySerials.removeAll()
         }
     }
 
@@ -148,7 +154,13 @@ public struct InstantClient: ClientMachine {
         queries.first { $0.key == .subscription(subscription) }?.shown
     }
 
-    public var pendingWrites: [WriteID] { pending.filter { $0.txID == nil }.map(\.write) }
+    public var pendingWrites: [WriteID] {
+        // Indexed: `filter` would copy every mutation (its steps) to test it; the monitor reads
+        // this on every yield.
+        var out: [WriteID] = []
+        for i in pending.indices where pending[i].txID == nil { out.append(pending[i].write) }
+        return out
+    }
 
     public var pendingWriteCount: Int {
         var n = 0
@@ -379,7 +391,11 @@ public struct InstantClient: ClientMachine {
     /// A view is a pure function of the server result and the visible pending mutations (in
     /// order), so each query keeps the inputs its `shown` was computed from: if they are the same,
     /// the view is `shown` and nothing yields; if only new mutations were appended, they are
-    /// applied on top of the previous overlay store. Same results as recomputing from scratch.
+    /// applied on top of the overlay store; otherwise (a new server answer, a mutation confirmed
+    /// or removed) the store is rolled back to the answer it mirrors, patched where the new
+    /// answer differs, and the visible steps applied again. Either way only the entities touched
+    /// can change the view (`Query.mayChange`, `Query.patch`). Same results as recomputing from
+    /// scratch; the cost follows what changed instead of the size of the answer.
     mutating func refreshYields(out: inout ClientOutbox<InstantUp>) {
         for i in queries.indices where !queries[i].key.isOnce {
             guard queries[i].server != nil else { continue }
@@ -396,69 +412,121 @@ public struct InstantClient: ClientMachine {
                     if prefix && visible < cached.count { prefix = false }
                 }
             }
-            var store: EntityStore?
             if prefix {
                 let done = queries[i].overlaySerials.count
                 if visible == done { continue }  // same inputs: the view is `shown`
-                // `shown` is the query over the cached overlay store, if there is one: then only
-                // the entities the new steps touch can change the view (`Query.mayChange`).
-                var touched: [EntityID]? = nil
-                if queries[i].overlayStore != nil {
-                    store = queries[i].overlayStore.take()  // keep it uniquely referenced
-                    touched = []
-                } else {
-                    store = EntityStore(entriesOf: queries[i].server!)
-                }
-                var k = 0
-                for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
-                    if k >= done {
-                        for s in pending[p].steps {
-                            // A delete also clears links in other records: evaluate in full.
-                            if s.op.isDelete { touched = nil } else { touched?.append(s.op.entity) }
-                            _ = store!.apply(s.op, schema: schema, mode: .upsert)
+                if queries[i].overlayStore != nil && queries[i].storeShowsView {
+                    // Only new mutations: apply their steps on top of the store.
+                    var store = queries[i].overlayStore.take()!  // keep it uniquely referenced
+                    var log = EntityStore.UndoLog()
+                    var k = 0
+                    for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+                        if k >= done {
+                            for s in pending[p].steps { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &log) }
+                            queries[i].overlaySerials.append(pending[p].serial)
                         }
-                        queries[i].overlaySerials.append(pending[p].serial)
+                        k += 1
                     }
-                    k += 1
+                    let touched = store.touched(by: log)
+                    queries[i].overlayUndo.absorb(log)
+                    updateView(i, store, touched: touched, out: &out)
+                    continue
                 }
-                if let touched, var view = queries[i].shown {
-                    if !queries[i].query.mayChange(view, touched: touched, in: store!, schema: schema) {
-                        queries[i].overlayStore = store
-                        continue
-                    }
-                    // Without an include, patch the view where the touched entities are.
-                    queries[i].shown = nil  // `view` uniquely referenced: patched in place
-                    let changed = queries[i].query.patch(&view, touched: touched, in: store!)
-                    queries[i].shown = view
-                    if let changed {
-                        queries[i].overlayStore = store
-                        if changed {
-                            out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
-                        }
-                        continue
-                    }
-                }
-            } else {
-                queries[i].overlaySerials.removeAll(keepingCapacity: true)
-                for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
-                    if store == nil { store = EntityStore(entriesOf: queries[i].server!) }
-                    for s in pending[p].steps { _ = store!.apply(s.op, schema: schema, mode: .upsert) }
-                    queries[i].overlaySerials.append(pending[p].serial)
-                }
-                queries[i].overlayValid = true
             }
-            // The view: the server result itself when no mutation is visible, else the query over
-            // the overlay store. Yield when it differs from what is shown.
-            if let st = store {
-                if let view = queries[i].query.evaluate(st, unlessEqualTo: queries[i].shown) {
-                    queries[i].shown = view
+            // Back to the server's answer, then every visible step again.
+            var touched: [EntityID] = []
+            var store: EntityStore
+            var incremental = false
+            if var old = queries[i].overlayStore.take(), let base = queries[i].overlayBase {
+                touched = old.touched(by: queries[i].overlayUndo)
+                old.rollBack(queries[i].overlayUndo)
+                Self.patchBase(&old, from: base, to: queries[i].server!, touched: &touched)
+                store = old
+                incremental = queries[i].storeShowsView
+            } else {
+                store = EntityStore(entriesOf: queries[i].server!)
+            }
+            queries[i].overlayBase = queries[i].server
+            queries[i].overlayUndo = EntityStore.UndoLog()
+            queries[i].overlaySerials.removeAll(keepingCapacity: true)
+            for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+                for s in pending[p].steps { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &queries[i].overlayUndo) }
+                queries[i].overlaySerials.append(pending[p].serial)
+            }
+            queries[i].overlayValid = true
+            if queries[i].overlaySerials.isEmpty {
+                // No mutation is visible: the view is the server's answer itself.
+                queries[i].overlayStore = store
+                queries[i].storeShowsView = false
+                if queries[i].server != queries[i].shown {
+                    queries[i].shown = queries[i].server
                     out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
                 }
-            } else if queries[i].server != queries[i].shown {
-                queries[i].shown = queries[i].server
-                out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
+                continue
             }
-            queries[i].overlayStore = store
+            if incremental {
+                touched += store.touched(by: queries[i].overlayUndo)
+                updateView(i, store, touched: touched, out: &out)
+            } else {
+                updateView(i, store, touched: nil, out: &out)
+            }
+        }
+    }
+
+    /// Makes query `i`'s view the query over `store`, which differs from the store its `shown`
+    /// was computed from only in the entities `touched` (nil: unknown, evaluate in full), keeps
+    /// `store`, and yields if the view changed.
+    mutating func updateView(_ i: Int, _ store: EntityStore, touched: [EntityID]?, out: inout ClientOutbox<InstantUp>) {
+        let query = queries[i].query
+        queries[i].overlayStore = store
+        if let touched, queries[i].storeShowsView, var view = queries[i].shown {
+            if !query.mayChange(view, touched: touched, in: store, schema: schema) { return }
+            // Without an include, patch the view where the touched entities are.
+            queries[i].shown = nil  // `view` uniquely referenced: patched in place
+            let changed = query.patch(&view, touched: touched, in: store)
+            queries[i].shown = view
+            if let changed {
+                if changed {
+                    out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
+                }
+                return
+            }
+        }
+        queries[i].storeShowsView = true
+        if let view = query.evaluate(store, unlessEqualTo: queries[i].shown) {
+            queries[i].shown = view
+            out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
+        }
+    }
+
+    /// Brings `store`, which holds exactly `old`'s entries, to `new`'s entries: a merge walk over
+    /// both (ascending ids) that writes only the slots that differ and notes them in `touched`.
+    static func patchBase(_ store: inout EntityStore, from old: QueryResult, to new: QueryResult, touched: inout [EntityID]) {
+        if old.entries == new.entries { return }  // the same buffer (or equal): nothing to do
+        var j = 0
+        let o = old.entries, n = new.entries
+        for k in 0..<n.count {
+            let id = n[k].id
+            while j < o.count && o[j].id < id {
+                store[o[j].id] = nil
+                touched.append(o[j].id)
+                j += 1
+            }
+            if j < o.count && o[j].id == id {
+                if o[j].record != n[k].record {
+                    store[id] = n[k].record
+                    touched.append(id)
+                }
+                j += 1
+            } else {
+                store[id] = n[k].record
+                touched.append(id)
+            }
+        }
+        while j < o.count {
+            store[o[j].id] = nil
+            touched.append(o[j].id)
+            j += 1
         }
     }
 

@@ -341,13 +341,27 @@ public struct ReferenceClient: ClientMachine {
 
     /// Every subscription whose result differs from what it last showed yields the new result.
     /// A subscription already shown that no slot changed since can affect is skipped
-    /// (`Self.affects`): evaluating it cost a pass over the whole view per subscription per step.
+    /// (`Self.affects`): evaluating it cost a pass over the whole view per subscription per step;
+    /// one without an include is patched where the dirty slots are (`Query.patch`).
     mutating func yieldChanged(out: inout ClientOutbox<Up>) {
         guard replicaValid else { return }
         var dirty: [Int] = []
         swap(&dirty, &viewDirty)
+        var touched: [EntityID]?
         for i in subs.indices {
-            if let shown = subs[i].shown, !Self.affects(dirty, subs[i].query, shown: shown, view: view.store, schema: schema) { continue }
+            if var shown = subs[i].shown {
+                if !Self.affects(dirty, subs[i].query, shown: shown, view: view.store, schema: schema) { continue }
+                // `shown` is the query over the view before the dirty slots changed: without an
+                // include, patch it where they are (`Query.patch`) instead of evaluating it again.
+                if touched == nil { touched = dirty.map { EntityID(UInt32($0)) } }
+                subs[i].shown = nil  // `shown` uniquely held here: patched in place
+                let changed = subs[i].query.patch(&shown, touched: touched!, in: view.store)
+                subs[i].shown = shown
+                if let changed {
+                    if changed { out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh))) }
+                    continue
+                }
+            }
             if let r = subs[i].query.evaluate(view.store, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
