@@ -64,6 +64,20 @@ struct Arguments {
         return v
     }
 
+    /// `--also FEATURES`: the generator's opt-in additions, comma-separated
+    /// (`WorkloadFeature`), applied to `config`. An unknown name is an error with a suggestion.
+    mutating func also(into config: inout WorkloadGenerator.Config) throws {
+        guard let s = try value("--also") else { return }
+        switch WorkloadFeature.parse(s) {
+        case .success(let fs):
+            for f in fs { f.turnOn(in: &config) }
+        case .failure(let e):
+            let close = NameSuggestion.closest(to: e.name, in: WorkloadFeature.allCases.map(\.rawValue), limit: 1)
+            throw UsageError("--also: unknown feature '\(OptionValues.shown(e.name))'" + (close.first.map { "; did you mean '\($0)'?" } ?? "")
+                             + " (features: \(WorkloadFeature.names), comma-separated)")
+        }
+    }
+
     /// A whole number in `range`; the message shows the range.
     mutating func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let s = try value(name) else { return nil }

@@ -40,6 +40,10 @@ struct FuzzCommand: Command {
           --clients N, --actions N   as for '\(tool) run' (default: drawn per seed, 60 actions)
           --tenants N           schedules also switch tenant and log out among N tenants (2…16;
                                 default off): the tenantIsolation oracle is judged only then
+          --also FEATURES       the generator's opt-in additions, comma-separated: syncNow,
+                                bulk (bulk creates, small pushPull batches and pages),
+                                richQueries (conditions, limits, include trees), userChoices
+                                (the merge policy, "drop oldest" taps); off by default
           --quiet               no progress lines
           --baseline NAME       differential mode: report only the violations a strategy shows on a
                                 seed where NAME (run on the same schedule) does not violate that
@@ -71,6 +75,8 @@ struct FuzzCommand: Command {
         let reportDirArg = try args.value("--report-dir").map(Self.reportFolder)
         let noSwarm = args.flag("--no-swarm")
         let tenants = try args.int("--tenants", in: 2...(ScheduleLimits.maxTenant + 1)) ?? 0
+        var features = WorkloadGenerator.Config()
+        try args.also(into: &features)
         _ = args.flag("--swarm")
         let clients = try args.int("--clients", in: FuzzConfiguration.clientsRange)
         let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange) ?? 60
@@ -126,7 +132,7 @@ struct FuzzCommand: Command {
         var configuration = FuzzConfiguration(
             seeds: seeds, shard: try shardArg.map { try OptionValues.shard($0) }, jobs: jobs, timeBudgetSeconds: budget,
             stopOnFirstContractViolation: stopOnFirst, shrink: !noShrink,
-            generator: Self.generator(clients: clients, actions: actions, swarm: !noSwarm, tenants: tenants), commandPrefix: ctx.commands.prefix)
+            generator: Self.generator(clients: clients, actions: actions, swarm: !noSwarm, tenants: tenants, features: features), commandPrefix: ctx.commands.prefix)
         configuration.failureDatabase = database
         configuration.saveNewFailures = saveFailures
         if let explainRuns { configuration.explainMaxRuns = explainRuns }
@@ -224,10 +230,12 @@ struct FuzzCommand: Command {
 }
 
 extension FuzzCommand {
-    /// The generator options of `fuzz`: `--tenants` adds tenant switches and logouts.
-    static func generator(clients: Int?, actions: Int, swarm: Bool, tenants: Int) -> WorkloadGenerator.Config {
+    /// The generator options of `fuzz`: `--tenants` adds tenant switches and logouts, `--also`
+    /// the features turned on in `features`.
+    static func generator(clients: Int?, actions: Int, swarm: Bool, tenants: Int, features: WorkloadGenerator.Config = .init()) -> WorkloadGenerator.Config {
         var g = WorkloadGenerator.Config(clients: clients, actions: actions, swarm: swarm)
         g.tenants = tenants
+        for f in WorkloadFeature.allCases where f.isOn(in: features) { f.turnOn(in: &g) }
         return g
     }
 }

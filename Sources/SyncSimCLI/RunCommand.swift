@@ -18,6 +18,8 @@ struct RunCommand: Command {
           --actions N       number of generated actions, 1…100000 (default 60)
           --no-swarm        uniform mix of every action and fault kind instead of swarm testing
           --tenants N       the schedule also switches tenant and logs out among N tenants (2…16)
+          --also FEATURES   the generator's opt-in additions, comma-separated (syncNow, bulk,
+                            richQueries, userChoices; see '\(tool) help fuzz')
           --trace           also print the run as a numbered story
           --history FILE    also write the run as a history (JSON Lines) that '\(tool) check FILE'
                             judges with the same oracles, finding exactly the run's violations
@@ -41,6 +43,8 @@ struct RunCommand: Command {
         let actions = try args.int("--actions", in: 1...100_000)
         let noSwarm = args.flag("--no-swarm")
         let tenants = try args.int("--tenants", in: 2...(ScheduleLimits.maxTenant + 1)) ?? 0
+        var features = WorkloadGenerator.Config()
+        try args.also(into: &features)
         let json = args.flag("--json")
         let story = args.flag("--trace")
         let historyPath = try args.value("--history")
@@ -52,6 +56,7 @@ struct RunCommand: Command {
         guard let seed else { throw UsageError("--seed is required (a seed: a whole number in 0…\(UInt64.max))") }
         var config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
         config.tenants = tenants
+        for f in WorkloadFeature.allCases where f.isOn(in: features) { f.turnOn(in: &config) }
         let schedule = strategy.schedule(seed: seed, config)
         let result: RunResult
         if let historyPath {

@@ -19,7 +19,7 @@ struct ShrinkCommand: Command {
           --invariant ID     the invariant to keep failing: a built-in or one of this tool's user
                              invariants (default: the first one violated); see '\(tool) list invariants'
           --out FILE         where to write the scenario (default Scenarios/found/<strategy>-<invariant>-seed<N>.json)
-          --clients N, --actions N, --no-swarm, --tenants N   as for '\(tool) run' (must match the failing run)
+          --clients N, --actions N, --no-swarm, --tenants N, --also F   as for '\(tool) run' (must match the failing run)
           --time-budget 60s  stop cleanly when spent (also inside runs): one seed's shrink writes the
                              shortest failing schedule found so far (said to be possibly not
                              minimal); a sweep leaves what it stopped out of the figures
@@ -45,6 +45,8 @@ struct ShrinkCommand: Command {
             let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange)
             let noSwarm = args.flag("--no-swarm")
             let tenants = try args.int("--tenants", in: 2...(ScheduleLimits.maxTenant + 1)) ?? 0
+            var features = WorkloadGenerator.Config()
+            try args.also(into: &features)
             let budget = try args.value("--time-budget").map { try OptionValues.budget($0) } ?? nil
             try args.finish()
             guard let strategy else { throw ctx.missingStrategy() }
@@ -55,6 +57,7 @@ struct ShrinkCommand: Command {
             ctx.noteIfDebugBuild()
             var config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
             config.tenants = tenants
+            for f in WorkloadFeature.allCases where f.isOn(in: features) { f.turnOn(in: &config) }
             let status = Interruption.whileHandling { interrupted in
                 ShrinkSweep.run(strategy, seeds, jobs: jobs, config: config, budgetSeconds: budget, interrupted: interrupted, ctx)
             }
@@ -67,6 +70,8 @@ struct ShrinkCommand: Command {
         let actions = try args.int("--actions", in: FuzzConfiguration.actionsRange)
         let noSwarm = args.flag("--no-swarm")
         let tenants = try args.int("--tenants", in: 2...(ScheduleLimits.maxTenant + 1)) ?? 0
+        var features = WorkloadGenerator.Config()
+        try args.also(into: &features)
         let budget = try args.value("--time-budget").map { try OptionValues.budget($0) } ?? nil
         try args.finish()
         guard let strategy else { throw ctx.missingStrategy() }
@@ -77,6 +82,7 @@ struct ShrinkCommand: Command {
         let name = strategy.name
         var config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
         config.tenants = tenants
+        for f in WorkloadFeature.allCases where f.isOn(in: features) { f.turnOn(in: &config) }
         let schedule = strategy.schedule(seed: seed, config)
         let deadline = budget.map { WallClock.seconds() + $0 } ?? .infinity
         return try Interruption.whileHandling { interrupted in

@@ -17,6 +17,7 @@ public struct ReplayCommands: Hashable, Sendable {
         if generator.actions != WorkloadGenerator.Config().actions { c += " --actions \(generator.actions)" }
         if !generator.swarm { c += " --no-swarm" }
         if generator.tenants > 1 { c += " --tenants \(generator.tenants)" }
+        if let also = WorkloadFeature.argument(for: generator) { c += " --also \(also)" }
         return c
     }
 
@@ -28,6 +29,7 @@ public struct ReplayCommands: Hashable, Sendable {
         if generator.actions != WorkloadGenerator.Config().actions { c += " --actions \(generator.actions)" }
         if !generator.swarm { c += " --no-swarm" }
         if generator.tenants > 1 { c += " --tenants \(generator.tenants)" }
+        if let also = WorkloadFeature.argument(for: generator) { c += " --also \(also)" }
         return c
     }
 
