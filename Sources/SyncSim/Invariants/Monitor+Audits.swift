@@ -97,6 +97,17 @@ extension Monitor {
             uncachedRoots.append(UncachedRoots(client: c, entities: missing, time: t,
                                                text: "\(s) (\(q)) yielded offline without #", tail: ", which its cached result had and nobody deleted or moved out of the query"))
         }
+        if let (e, ns, f, v) = valueNobodyKnew(in: r, client: c, h) {
+            report(Violation(.cachedSubscriptionOffline, at: t, client: c, entity: e,
+                             "\(s) (\(q)) yielded offline \(EntityRef(e, ns)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a cached result"))
+        }
+    }
+
+    /// The first value in `r` that neither the server's data ever held nor client `c` ever
+    /// wrote: what a result `c` could have known (its cache, its last answer) cannot show.
+    /// Shared by the offline-yield audit and the failed `queryOnce`'s last known result.
+    func valueNobodyKnew(in r: QueryResult, client c: ClientID, _ h: History) -> (EntityID, NamespaceID, FieldID, FieldValue)? {
+        func own(_ i: Int32) -> Bool { h.intents[Int(i)].origin == .client(c) }
         for entry in r.entries {
             let e = entry.id
             for (fi, value) in entry.record.values.enumerated() {
@@ -105,11 +116,10 @@ extension Monitor {
                 let k = Self.key(e, f)
                 if versions.range(of: v, k, initial: initialData[e]?[f]) != nil { continue }
                 if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f) == v }) { continue }
-                report(Violation(.cachedSubscriptionOffline, at: t, client: c, entity: e,
-                                 "\(s) (\(q)) yielded offline \(EntityRef(e, entry.record.namespace)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a cached result"))
-                return
+                return (e, entry.record.namespace, f, v)
             }
         }
+        return nil
     }
 }
 

@@ -10,18 +10,10 @@ extension Monitor {
     mutating func checkLastKnownResult(_ c: ClientID, _ r: QueryRequestID, _ q: Query, _ last: QueryResult,
                                        _ h: History, at t: Int64) {
         func own(_ i: Int32) -> Bool { h.intents[Int(i)].origin == .client(c) }
-        for entry in last.entries {
-            let e = entry.id
-            for (fi, value) in entry.record.values.enumerated() {
-                guard let v = value else { continue }
-                let f = FieldID(UInt8(fi))
-                let k = Self.key(e, f)
-                if versions.range(of: v, k, initial: initialData[e]?[f]) != nil { continue }
-                if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f) == v }) { continue }
-                report(Violation(.queryOnceOfflineFails, at: t, client: c, entity: e,
-                                 "\(r) (\(q)) failed offline with a last known result showing \(EntityRef(e, entry.record.namespace)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a result \(c) knew"))
-                return
-            }
+        if let (e, ns, f, v) = valueNobodyKnew(in: last, client: c, h) {
+            report(Violation(.queryOnceOfflineFails, at: t, client: c, entity: e,
+                             "\(r) (\(q)) failed offline with a last known result showing \(EntityRef(e, ns)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a result \(c) knew"))
+            return
         }
         guard let i = cachedQueries[c.index].firstIndex(of: q) else { return }
         var missing: [EntityID] = []

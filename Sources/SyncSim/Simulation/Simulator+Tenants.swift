@@ -130,16 +130,7 @@ extension Simulator {
             } else {
                 durable[c.index] = nil
             }
-            incarnation[c.index] += 1
-            clientTimerGen[c.index] = [:]
-            clients[c.index] = strategy.makeClient(clientContext(c), restoring: durable[c.index])
-            clientInput(c, .network(link.device))
-            for (s, q) in activeSubs[c.index] {
-                recorder.begin(now, 0x64); recorder.hasher.combine(s.raw)
-                withMonitor { $0.beforeCommand(c, .subscribe(s, q), $1) }
-                clientInput(c, .user(.subscribe(s, q)))
-                withMonitor { $0.afterCommand(c, .subscribe(s, q), $1) }
-            }
+            relaunch(c, device: link.device)
         case .oneDatabase:
             if hadConnection && transport == .stream { clientInput(c, .disconnected) }
             clientInput(c, .user(t.map { .switchTenant($0) } ?? .logout))

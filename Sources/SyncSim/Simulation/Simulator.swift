@@ -810,6 +810,24 @@ public struct Simulator<S: SyncStrategy> {
         }
     }
 
+    /// Client `c` launches anew from its durable state (a restart, or a tenant's database
+    /// opened): new incarnation, timers of the old one void, the device's network state told,
+    /// and the subscriptions the user has open subscribed again — each judged as the user's
+    /// subscribe is (`cachedSubscriptionOffline` at relaunch).
+    @inlinable
+    mutating func relaunch(_ c: ClientID, device: DeviceNetwork) {
+        incarnation[c.index] += 1
+        clientTimerGen[c.index] = [:]
+        clients[c.index] = strategy.makeClient(clientContext(c), restoring: durable[c.index])
+        clientInput(c, .network(device))
+        for (s, q) in activeSubs[c.index] {
+            recorder.begin(now, 0x64); recorder.hasher.combine(s.raw)
+            withMonitor { $0.beforeCommand(c, .subscribe(s, q), $1) }
+            clientInput(c, .user(.subscribe(s, q)))
+            withMonitor { $0.afterCommand(c, .subscribe(s, q), $1) }
+        }
+    }
+
     @inlinable
     mutating func restart(_ c: ClientID) {
         let before = clients[c.index].pendingWrites
@@ -819,17 +837,7 @@ public struct Simulator<S: SyncStrategy> {
         breakLink(c, &link)
         links[c.index] = link
         disconnectNoticePending[c.index] = false
-        incarnation[c.index] += 1
-        clientTimerGen[c.index] = [:]
-        clients[c.index] = strategy.makeClient(clientContext(c), restoring: durable[c.index])
-        clientInput(c, .network(link.device))
-        for (s, q) in activeSubs[c.index] {
-            recorder.begin(now, 0x64); recorder.hasher.combine(s.raw)
-            // Judged as the user's subscribe is (cachedSubscriptionOffline at relaunch).
-            withMonitor { $0.beforeCommand(c, .subscribe(s, q), $1) }
-            clientInput(c, .user(.subscribe(s, q)))
-            withMonitor { $0.afterCommand(c, .subscribe(s, q), $1) }
-        }
+        relaunch(c, device: link.device)
         _history.recordRestart(c, at: now, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites)
         if let x = export { x.restart(c, at: now, pendingAtCrash: before, pendingAfter: clients[c.index].pendingWrites) }
     }

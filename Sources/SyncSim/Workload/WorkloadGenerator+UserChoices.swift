@@ -17,15 +17,6 @@ extension WorkloadGenerator.Builder {
         for _ in 0..<(1 + Int(s.below(2))) {
             taps.append(TimedAction(at: Int64(s.below(UInt64(end + 1))), .dropOldestWrite(ClientID(Int(s.below(UInt64(clients)))))))
         }
-        taps.sort { $0.at < $1.at }
-        var merged: [TimedAction] = []
-        merged.reserveCapacity(actions.count + taps.count)
-        var k = 0
-        for a in actions {
-            while k < taps.count && taps[k].at < a.at { merged.append(taps[k]); k += 1 }
-            merged.append(a)
-        }
-        merged.append(contentsOf: taps[k...])
-        actions = merged
+        mergeDrawn(taps)
     }
 }

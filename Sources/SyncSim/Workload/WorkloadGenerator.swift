@@ -208,6 +208,23 @@ public struct WorkloadGenerator: Sendable {
 
     /// Accumulates actions while tracking what exists, so every reference is valid.
     struct Builder {
+        /// Merges actions drawn after the rest (from a feature's own stream, so every other
+        /// action of a seed stays where it was) into the schedule: in time order, each after the
+        /// actions already at its time.
+        mutating func mergeDrawn(_ drawn: [TimedAction]) {
+            var adds = drawn
+            adds.sort { $0.at < $1.at }
+            var merged: [TimedAction] = []
+            merged.reserveCapacity(actions.count + adds.count)
+            var k = 0
+            for a in actions {
+                while k < adds.count && adds[k].at < a.at { merged.append(adds[k]); k += 1 }
+                merged.append(a)
+            }
+            merged.append(contentsOf: adds[k...])
+            actions = merged
+        }
+
         /// One to three "sync now" taps at times within the schedule, on clients drawn from the
         /// seed's own `syncNow` stream, merged after the actions already at the same time.
         mutating func addSyncNow(seed: UInt64) {
@@ -217,16 +234,7 @@ public struct WorkloadGenerator: Sendable {
             for _ in 0..<(1 + Int(s.below(3))) {
                 taps.append(TimedAction(at: Int64(s.below(UInt64(end + 1))), .syncNow(ClientID(Int(s.below(UInt64(clients)))))))
             }
-            taps.sort { $0.at < $1.at }
-            var merged: [TimedAction] = []
-            merged.reserveCapacity(actions.count + taps.count)
-            var k = 0
-            for a in actions {
-                while k < taps.count && taps[k].at < a.at { merged.append(taps[k]); k += 1 }
-                merged.append(a)
-            }
-            merged.append(contentsOf: taps[k...])
-            actions = merged
+            mergeDrawn(taps)
         }
 
         /// One or two bulk creates at times within the schedule (see `Config.bulk`), and small
@@ -248,16 +256,7 @@ public struct WorkloadGenerator: Sendable {
                 adds.append(TimedAction(at: Int64(s.below(UInt64(end + 1))),
                                         .bulkCreate(ClientID(Int(s.below(UInt64(clients)))), firstEntity: first, count: count, ns, vals)))
             }
-            adds.sort { $0.at < $1.at }
-            var merged: [TimedAction] = []
-            merged.reserveCapacity(actions.count + adds.count)
-            var k = 0
-            for a in actions {
-                while k < adds.count && adds[k].at < a.at { merged.append(adds[k]); k += 1 }
-                merged.append(a)
-            }
-            merged.append(contentsOf: adds[k...])
-            actions = merged
+            mergeDrawn(adds)
         }
 
         var options: SimulationOptions
