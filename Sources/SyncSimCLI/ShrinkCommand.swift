@@ -79,7 +79,6 @@ struct ShrinkCommand: Command {
         guard let seed else { throw UsageError("--seed is required (a seed: a whole number in 0…\(UInt64.max)), or --seeds A..<B for a sweep") }
         ctx.noteIfDebugBuild()
         let invariant = try invName.map { try ctx.invariant(named: $0, option: "--invariant") }
-        let name = strategy.name
         var config = WorkloadGenerator.Config(clients: clients, actions: actions ?? 60, swarm: !noSwarm)
         config.tenants = tenants
         for f in WorkloadFeature.allCases where f.isOn(in: features) { f.turnOn(in: &config) }

@@ -44,7 +44,7 @@ extension Monitor {
         var v: FieldValue?
         for op in it.write.ops {
             switch op {
-            case .create(let x, _, let a), .update(let x, _, let a) where x == e:
+            case .create(let x, _, let a) where x == e, .update(let x, _, let a) where x == e:
                 for y in a where y.field == f { v = y.value }
             default: break
             }
