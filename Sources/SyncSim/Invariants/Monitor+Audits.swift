@@ -71,9 +71,29 @@ extension Monitor {
     /// The offline yield shows the cache: its roots, and only values that exist somewhere.
     mutating func checkCachedYieldIsCache(_ c: ClientID, _ s: SubscriptionID, _ q: Query, _ r: QueryResult,
                                           cached: [EntityID], _ h: History, at t: Int64) {
+        let missing = rootsMissingWithoutCause(cached, now: r, q, client: c, h)
+        if !missing.isEmpty {
+            // Judged at the end: a client whose own transactions delete the entity on the server
+            // (during the run, before or after this yield) deleted it from its local copy, and
+            // the cache reflects that copy. Whether that delete was asked for is
+            // `noGhostDeletion`'s question, not this invariant's.
+            uncachedRoots.append(UncachedRoots(client: c, entities: missing, time: t,
+                                               text: "\(s) (\(q)) yielded offline without #", tail: ", which its cached result had and nobody deleted or moved out of the query"))
+        }
+        if let (e, ns, f, v) = valueNobodyKnew(in: r, client: c, h) {
+            report(Violation(.cachedSubscriptionOffline, at: t, client: c, entity: e,
+                             "\(s) (\(q)) yielded offline \(EntityRef(e, ns)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a cached result"))
+        }
+    }
+
+    /// The roots of a result client `c` knew (`known`) that `now` lacks with no cause the
+    /// history shows: not deleted (asked for, or applied by the server), once on the server, and
+    /// not moved out of the query's one-equality filter by a value the server held or `c` wrote.
+    /// Shared by the offline-yield audit and a failed `queryOnce`'s last known result.
+    func rootsMissingWithoutCause(_ known: [EntityID], now: QueryResult, _ q: Query, client c: ClientID, _ h: History) -> [EntityID] {
         func own(_ i: Int32) -> Bool { h.intents[Int(i)].origin == .client(c) }
         var missing: [EntityID] = []
-        for e in cached where !r.roots.contains(e) {
+        for e in known where !now.roots.contains(e) {
             // Deleted (asked for, or applied by the server: the client may have learned it), or
             // never on the server (a create of the client's that may be refused).
             if deleteIntents.contains(e) || deletedOnServer.contains(e) || (!serverHad.contains(e) && !initialData.contains(e)) { continue }
@@ -89,18 +109,7 @@ extension Monitor {
             }
             missing.append(e)
         }
-        if !missing.isEmpty {
-            // Judged at the end: a client whose own transactions delete the entity on the server
-            // (during the run, before or after this yield) deleted it from its local copy, and
-            // the cache reflects that copy. Whether that delete was asked for is
-            // `noGhostDeletion`'s question, not this invariant's.
-            uncachedRoots.append(UncachedRoots(client: c, entities: missing, time: t,
-                                               text: "\(s) (\(q)) yielded offline without #", tail: ", which its cached result had and nobody deleted or moved out of the query"))
-        }
-        if let (e, ns, f, v) = valueNobodyKnew(in: r, client: c, h) {
-            report(Violation(.cachedSubscriptionOffline, at: t, client: c, entity: e,
-                             "\(s) (\(q)) yielded offline \(EntityRef(e, ns)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a cached result"))
-        }
+        return missing
     }
 
     /// The first value in `r` that neither the server's data ever held nor client `c` ever

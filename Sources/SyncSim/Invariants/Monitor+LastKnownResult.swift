@@ -9,24 +9,13 @@
 extension Monitor {
     mutating func checkLastKnownResult(_ c: ClientID, _ r: QueryRequestID, _ q: Query, _ last: QueryResult,
                                        _ h: History, at t: Int64) {
-        func own(_ i: Int32) -> Bool { h.intents[Int(i)].origin == .client(c) }
         if let (e, ns, f, v) = valueNobodyKnew(in: last, client: c, h) {
             report(Violation(.queryOnceOfflineFails, at: t, client: c, entity: e,
                              "\(r) (\(q)) failed offline with a last known result showing \(EntityRef(e, ns)).\(f.name) = \(v), a value the server never held and \(c) never wrote: not a result \(c) knew"))
             return
         }
         guard let i = cachedQueries[c.index].firstIndex(of: q) else { return }
-        var missing: [EntityID] = []
-        for e in cachedRoots[c.index][i] where !last.roots.contains(e) {
-            if deleteIntents.contains(e) || deletedOnServer.contains(e) || (!serverHad.contains(e) && !initialData.contains(e)) { continue }
-            if let f = q.filter {
-                let k = Self.key(e, f.field)
-                if let v = initialData[e]?[f.field], v != f.value { continue }
-                if versions.holdsOther(than: f.value, k) { continue }
-                if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f.field) != f.value }) { continue }
-            }
-            missing.append(e)
-        }
+        let missing = rootsMissingWithoutCause(cachedRoots[c.index][i], now: last, q, client: c, h)
         if !missing.isEmpty {
             var u = UncachedRoots(client: c, entities: missing, time: t,
                                   text: "\(r) (\(q)) failed offline with a last known result without #",

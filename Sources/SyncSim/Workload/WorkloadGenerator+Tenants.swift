@@ -22,15 +22,8 @@ extension WorkloadGenerator.Builder {
                 drawn.append(TimedAction(at: at, .switchTenant(c, TenantID(UInt8(s.below(UInt64(tenants)))))))
             }
         }
-        drawn.sort { $0.at < $1.at }
-        var merged: [TimedAction] = []
-        merged.reserveCapacity(actions.count + drawn.count)
-        var k = 0
-        for a in actions {
-            while k < drawn.count && drawn[k].at < a.at { merged.append(drawn[k]); k += 1 }
-            merged.append(a)
-        }
-        merged.append(contentsOf: drawn[k...])
+        mergeDrawn(drawn)
+        let merged = actions
         // Keep what compiles under tenant ownership, in order.
         var owners = TenantOwnership(clients: clients)
         var kept: [TimedAction] = []
@@ -42,6 +35,7 @@ extension WorkloadGenerator.Builder {
                 case .logout(let c): try owners.switched(c, to: nil, at: a.at, path: "")
                 case .create(let c, let e, _, _): owners.created(e, by: c)
                 case .serverCreate(let e, _, _): owners.created(e, by: nil)
+                case .bulkCreate(let c, _, _, _, _): for e in a.action.entities { owners.created(e, by: c) }
                 default:
                     for e in a.action.entities { try owners.check(e, by: a.action.client, path: "") }
                     if case .type(let c, _, _, let text, let every) = a.action {
