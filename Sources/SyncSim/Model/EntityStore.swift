@@ -374,8 +374,9 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     }
 
     public mutating func removeReferences(to target: EntityID) {
-        for i in records.indices {
-            guard let r = records[i], r.refers(to: target) else { continue }
+        // Read in place (`records[i]?.…`): binding the record would copy it, a retain and a
+        // release per array it owns, for every record of the store on every delete.
+        for i in records.indices where records[i]?.refers(to: target) == true {
             records[i]!.removeLinks(to: target)
         }
     }

@@ -171,7 +171,7 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
                 // per array it owns, for every record of the store, on every evaluation.
                 for i in 0..<n {
                     guard rb[i]?.namespace == namespace else { continue }
-                    if let f = filter, rb[i]![f.field] != f.value { continue }
+                    if let f = filter, rb[i]?[f.field] != f.value { continue }
                     if let c = condition, !c.matches(rb[i]!) { continue }
                     if let m = limit, rootCount >= m { break }
                     flags[i] |= 1
@@ -214,15 +214,17 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
                       parentMask: UInt8, into out: UnsafeMutableBufferPointer<UInt8>, mask: UInt8) {
         let n = rb.count
         switch link {
+        // Optional chaining (`rb[i]?[l]`) reads the record in place; a force unwrap
+        // (`rb[i]![l]`) copied it (a retain and a release per array it owns) for every parent.
         case .forward(let l):
             let li = Int(l.raw)
             for i in 0..<n where parent[i] & parentMask != 0 {
-                if let t = rb[i]![l] {
+                if let t = rb[i]?[l] {
                     let j = Int(t.raw)
                     if j < n && rb[j]?.namespace != nil { out[j] |= mask }
-                } else if li < rb[i]!.manyLinks.count {
-                    for k in 0..<rb[i]!.manyLinks[li].count {
-                        let j = Int(rb[i]!.manyLinks[li][k].raw)
+                } else if li < (rb[i]?.manyLinks.count ?? 0) {
+                    for k in 0..<(rb[i]?.manyLinks[li].count ?? 0) {
+                        let j = Int(rb[i]?.manyLinks[li][k].raw ?? UInt32.max)
                         if j < n && rb[j]?.namespace != nil { out[j] |= mask }
                     }
                 }
@@ -230,12 +232,12 @@ public struct Query: Hashable, Sendable, CustomStringConvertible, StableHashable
         case .reverse(let l):
             let li = Int(l.raw)
             for j in 0..<n where rb[j]?.namespace != nil {
-                if let t = rb[j]![l] {
+                if let t = rb[j]?[l] {
                     let i = Int(t.raw)
                     if i < n && parent[i] & parentMask != 0 { out[j] |= mask }
-                } else if li < rb[j]!.manyLinks.count {
-                    for k in 0..<rb[j]!.manyLinks[li].count {
-                        let i = Int(rb[j]!.manyLinks[li][k].raw)
+                } else if li < (rb[j]?.manyLinks.count ?? 0) {
+                    for k in 0..<(rb[j]?.manyLinks[li].count ?? 0) {
+                        let i = Int(rb[j]?.manyLinks[li][k].raw ?? UInt32.max)
                         if i < n && parent[i] & parentMask != 0 { out[j] |= mask; break }
                     }
                 }
@@ -269,20 +271,53 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
         public var record: EntityRecord
     }
 
+    /// Storage of `roots` and `entries`: the code of this module that keeps `_digest` up to date
+    /// (`Query.patch`) writes them directly; every other write goes through the public
+    /// properties, which forget the digest.
+    @usableFromInline var _roots: [EntityID]
+    @usableFromInline var _entries: [Entry]
+    /// The result's digest (`QueryResultDigest.swift`) once computed, nil before (or after a
+    /// write through `roots`/`entries`). A cache, never part of the value: `==` and `hash(into:)`
+    /// ignore it.
+    @usableFromInline var _digest: UInt64?
+
     /// Root entity ids, ascending.
-    public var roots: [EntityID]
+    public var roots: [EntityID] {
+        get { _roots }
+        set { _roots = newValue; _digest = nil }
+        _modify { _digest = nil; yield &_roots }
+    }
     /// Every entity in the tree (roots and children), ascending, each once, with its data.
-    public var entries: [Entry]
+    public var entries: [Entry] {
+        get { _entries }
+        set { _entries = newValue; _digest = nil }
+        _modify { _digest = nil; yield &_entries }
+    }
 
     public init(roots: [EntityID], entries: [Entry]) {
-        self.roots = roots
-        self.entries = entries
+        _roots = roots
+        _entries = entries
+        _digest = nil
+    }
+
+    /// Equal roots and entries. Two results whose digests are both known and differ cannot be
+    /// equal (the digest is a function of the roots and entries), so that case is told without
+    /// walking the entries.
+    public static func == (a: QueryResult, b: QueryResult) -> Bool {
+        if let x = a._digest, let y = b._digest, x != y { return false }
+        return a._roots == b._roots && a._entries == b._entries
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(_roots)
+        h.combine(_entries)
     }
 
     public static let empty = QueryResult(roots: [], entries: [])
 
     init(roots: [EntityID], children: [EntityID], store: EntityStore) {
-        self.roots = roots
+        _roots = roots
+        _digest = nil
         var ids = roots + children
         ids.sort()
         var entries: [Entry] = []
@@ -292,7 +327,7 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
             last = id
             if let r = store[id] { entries.append(Entry(id: id, record: r)) }
         }
-        self.entries = entries
+        _entries = entries
     }
 
     public func record(_ id: EntityID) -> EntityRecord? {
@@ -319,11 +354,13 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
         entries.filter { $0.record.namespace == ns }.map(\.id)
     }
 
+    /// The counts and the digest (`QueryResultDigest.swift`): a result hashed into the trace on
+    /// every message that carries it costs three words once its digest is known, instead of a
+    /// pass over every entry's data.
     public func stableHash(into h: inout StableHasher) {
-        h.combine(roots.count)
-        for r in roots { h.combine(r.raw) }
-        h.combine(entries.count)
-        for i in 0..<entries.count { h.combine(entries[i].id.raw); entries[i].record.stableHash(into: &h) }
+        h.combine(_roots.count)
+        h.combine(_entries.count)
+        h.combine(digest)
     }
 
     public var summary: String {

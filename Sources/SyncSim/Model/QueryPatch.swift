@@ -17,36 +17,48 @@ extension Query {
     public func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore) -> Bool? {
         guard includes.isEmpty, limit == nil else { return nil }
         var changed = false
+        // The digest, if known, is kept up to date term by term (`QueryResultDigest.swift`); the
+        // entries are written through the storage, which does not forget it.
+        var digest = result._digest
         store.records.withUnsafeBufferPointer { rb in
             for e in touched {
                 let i = Int(e.raw)
                 var matches = i < rb.count && rb[i]?.namespace == namespace
                 if matches { matches = passes(rb[i]!) }
                 // Lower bound of `e` in the entries (roots and entries are the same ids here).
-                var lo = 0, hi = result.entries.count
+                var lo = 0, hi = result._entries.count
                 while lo < hi {
                     let mid = (lo + hi) / 2
-                    if result.entries[mid].id < e { lo = mid + 1 } else { hi = mid }
+                    if result._entries[mid].id < e { lo = mid + 1 } else { hi = mid }
                 }
-                let present = lo < result.entries.count && result.entries[lo].id == e
+                let present = lo < result._entries.count && result._entries[lo].id == e
                 if matches {
                     if present {
-                        if result.entries[lo].record != rb[i]! {
-                            result.entries[lo].record = rb[i]!
+                        if result._entries[lo].record != rb[i]! {
+                            if digest != nil {
+                                digest! &-= QueryResult.entryTerm(e, result._entries[lo].record)
+                                digest! &+= QueryResult.entryTerm(e, rb[i]!)
+                            }
+                            result._entries[lo].record = rb[i]!
                             changed = true
                         }
                     } else {
-                        result.entries.insert(QueryResult.Entry(id: e, record: rb[i]!), at: lo)
-                        result.roots.insert(e, at: lo)
+                        result._entries.insert(QueryResult.Entry(id: e, record: rb[i]!), at: lo)
+                        result._roots.insert(e, at: lo)
+                        if digest != nil { digest! &+= QueryResult.entryTerm(e, rb[i]!) &+ QueryResult.rootTerm(e) }
                         changed = true
                     }
                 } else if present {
-                    result.entries.remove(at: lo)
-                    result.roots.remove(at: lo)
+                    if digest != nil {
+                        digest! &-= QueryResult.entryTerm(e, result._entries[lo].record) &+ QueryResult.rootTerm(result._roots[lo])
+                    }
+                    result._entries.remove(at: lo)
+                    result._roots.remove(at: lo)
                     changed = true
                 }
             }
         }
+        result._digest = digest
         return changed
     }
 }

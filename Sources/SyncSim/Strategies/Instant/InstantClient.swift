@@ -151,7 +151,11 @@ public struct InstantClient: ClientMachine {
     public var durableState: Durable { Durable(pending: persistence ? pending : [], cache: persistence ? cache : []) }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        queries.first { $0.key == .subscription(subscription) }?.shown
+        // Indexed: `first(where:)` would copy the whole query state (its overlay store and
+        // results) to return one field; the simulator reads this on every yield.
+        let k = InstantQueryKey.subscription(subscription)
+        for i in queries.indices where queries[i].key == k { return queries[i].shown }
+        return nil
     }
 
     public var pendingWrites: [WriteID] {
@@ -330,7 +334,7 @@ public struct InstantClient: ClientMachine {
 
     /// The entity as the user currently sees it in any subscription.
     func currentRecord(_ e: EntityID) -> EntityRecord? {
-        for q in queries { if let r = q.shown?.record(e) { return r } }
+        for i in queries.indices { if let r = queries[i].shown?.record(e) { return r } }
         return nil
     }
 
@@ -394,7 +398,7 @@ public struct InstantClient: ClientMachine {
     /// applied on top of the overlay store; otherwise (a new server answer, a mutation confirmed
     /// or removed) the store is rolled back to the answer it mirrors, patched where the new
     /// answer differs, and the visible steps applied again. Either way only the entities touched
-    /// can change the view (`Query.mayChange`, `Query.patch`). Same results as recomputing from
+    /// can change the view (`Query.mayChange`, `Query.patchTree`). Same results as recomputing from
     /// scratch; the cost follows what changed instead of the size of the answer.
     mutating func refreshYields(out: inout ClientOutbox<InstantUp>) {
         for i in queries.indices where !queries[i].key.isOnce {
@@ -481,9 +485,10 @@ public struct InstantClient: ClientMachine {
         queries[i].overlayStore = store
         if let touched, queries[i].storeShowsView, var view = queries[i].shown {
             if !query.mayChange(view, touched: touched, in: store, schema: schema) { return }
-            // Without an include, patch the view where the touched entities are.
+            // With at most one level of includes (and no limit), patch the view where the
+            // touched entities are (`Query.patchTree`).
             queries[i].shown = nil  // `view` uniquely referenced: patched in place
-            let changed = query.patch(&view, touched: touched, in: store)
+            let changed = query.patchTree(&view, touched: touched, in: store)
             queries[i].shown = view
             if let changed {
                 if changed {

@@ -74,7 +74,10 @@ public struct InstantServer: ServerMachine {
             sessions[c.index] = []
             out(.send(c, .initOk))
         case .addQuery(let k, let q):
-            let r = q.evaluate(data)
+            var r = liveResult(of: q) ?? q.evaluate(data)
+            // Hashed into the trace now and kept as the subscription's last result, which
+            // `Query.patch` keeps the digest of.
+            r.cacheDigest()
             sessions[c.index]!.removeAll { $0.key == k }
             sessions[c.index]!.append(Subscription(key: k, query: q, last: r))
             sessions[c.index]!.sort { $0.key < $1.key }
@@ -110,6 +113,19 @@ public struct InstantServer: ServerMachine {
         }
     }
 
+    /// The result of `q` over `data` if a subscription of any session already holds it: every
+    /// transaction brings each subscription's `last` up to the data (`broadcast`), so a query
+    /// some client already subscribed to needs no pass over the store (a `queryOnce`'s is not
+    /// kept up to date, so it does not count).
+    func liveResult(of q: Query) -> QueryResult? {
+        for i in sessions.indices where sessions[i] != nil {
+            for j in sessions[i]!.indices where !sessions[i]![j].key.isOnce && sessions[i]![j].query == q {
+                return sessions[i]![j].last
+            }
+        }
+        return nil
+    }
+
     /// All-or-nothing: applies the steps in place and, if one fails, rolls back the ones before
     /// it; nil when every step took effect. `changed` gets the namespaces the steps change and
     /// `touched` the entities they touched (`EntityStore.touched(by:)`) when they all took effect.
@@ -131,8 +147,10 @@ public struct InstantServer: ServerMachine {
     /// have changed, so the cost of a transaction does not grow with the store when it touches
     /// nothing a query shows); sends `refresh-ok` where the result changed.
     ///
-    /// Unchanged results are detected without building them; a changed result is evaluated once
-    /// per distinct query per transaction (equal queries over the same data give equal results).
+    /// Unchanged results are detected without building them; a changed result is patched
+    /// (`Query.patchTree`) or evaluated once per distinct query per transaction (equal queries
+    /// over the same data give equal results), and its digest computed once for every client it
+    /// is sent to (`QueryResult.cacheDigest()`).
     mutating func broadcast(out: inout ServerOutbox<InstantDown>, changed: NamespaceSet, touched: [EntityID]) {
         // Per distinct query: its result over `data` once built, and the previous results already
         // found equal to it (clients subscribed to the same query usually share one).
@@ -148,7 +166,7 @@ public struct InstantServer: ServerMachine {
                 if unchanged.contains(where: { $0.0 == q && $0.1 == last }) { continue }
                 // One pass over the store per distinct query: the result, or nil when it equals
                 // `last`; a query already evaluated compares its result instead.
-                let r: QueryResult
+                var r: QueryResult
                 if let k = evaluated.firstIndex(where: { $0.0 == q }) {
                     r = evaluated[k].1
                     if r == last {
@@ -156,9 +174,10 @@ public struct InstantServer: ServerMachine {
                         continue
                     }
                 } else {
-                    // Without an include, patch the last result where the touched entities are.
+                    // With at most one level of includes (and no limit), patch the last result
+                    // where the touched entities are (`Query.patchTree`).
                     var patched = last
-                    if let changed = q.patch(&patched, touched: touched, in: data) {
+                    if let changed = q.patchTree(&patched, touched: touched, in: data) {
                         guard changed else {
                             unchanged.append((q, last))
                             continue
@@ -171,6 +190,8 @@ public struct InstantServer: ServerMachine {
                         }
                         r = fresh
                     }
+                    // Once per result built: every client it is sent to shares the digest.
+                    r.cacheDigest()
                     evaluated.append((q, r))
                 }
                 sessions[i]![j].last = r
