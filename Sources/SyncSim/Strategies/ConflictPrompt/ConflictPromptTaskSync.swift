@@ -90,7 +90,7 @@ extension ConflictPromptClient {
         for r in rs { writeResult(r.key, r.outcome, out: &out) }
         settlingBatch = false
         for d in updated where d.version >= version(d.entity) {
-            known[d.entity] = d.record
+            setKnown(d.entity, d.record)
             setVersion(d.entity, d.version)
         }
         if since > lastTaskSync {
