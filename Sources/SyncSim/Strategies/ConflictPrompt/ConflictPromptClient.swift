@@ -672,8 +672,15 @@ public struct ConflictPromptClient: ClientMachine {
     /// Entities with a row in the queue, ascending.
     func pendingEntities() -> [EntityID] {
         var out: [EntityID] = []
-        for entry in queue { for x in entry.expect where !out.contains(x.entity) { out.append(x.entity) } }
-        return out.sorted()
+        for k in 0..<queue.count { for x in queue[k].expect { out.append(x.entity) } }
+        out.sort()
+        var n = 0
+        for i in 0..<out.count where n == 0 || out[i] != out[n - 1] {
+            out[n] = out[i]
+            n += 1
+        }
+        out.removeSubrange(n...)
+        return out
     }
 
     mutating func learn(_ snap: CPSnapshot) {
@@ -778,30 +785,52 @@ public struct ConflictPromptClient: ClientMachine {
         let holds = v.holds.filter { pending.contains($0.entity) }
         let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
         let overlay = CPListRender.Overlay(late: late, queue: queue)
-        if var r = v.render.take(), let knownChanged,
-           let touched = r.update(base: base.result, holds: holds, overlay: overlay, knownChanged: knownChanged, known: known, schema: schema) {
-            let showedEval = r.showsEval
-            if bare {
-                // `shown` was `r.eval` (before this update) or the previous answer.
-                let changed = showedEval ? !(r.eval == base.result) : !(v.shown == base.result)
-                if showedEval { v.shown = nil }  // `r.eval` uniquely referenced: patched in place
-                _ = updateEval(&r, touched, v.query, schema)
-                r.showsEval = false
-                v.shown = base.result
+        if var r = v.render.take(), let knownChanged {
+            // Whether the previous answer's own entries evaluate to it: then, if the list showed
+            // it (nothing laid over), it showed `r.eval`.
+            let fixBefore = r.fix
+            if let change = r.update(query: v.query, base: base.result, holds: holds, overlay: overlay, knownChanged: knownChanged,
+                                     known: known, schema: schema) {
+                let changed: Bool
+                if bare {
+                    if !r.showsEval {
+                        // The answer before, shown as is; the new one shown as is.
+                        changed = change.baseChanged
+                        _ = updateEval(&r, change.touched, v.query, schema)
+                    } else if r.fix == true {
+                        // `r.eval` (shown) becomes the query over the answer's entries: the answer.
+                        v.shown = nil  // `r.eval` uniquely referenced: patched in place
+                        changed = updateEval(&r, change.touched, v.query, schema)
+                    } else {
+                        changed = !(r.eval == base.result)
+                        v.shown = nil
+                        _ = updateEval(&r, change.touched, v.query, schema)
+                    }
+                    // The store is the answer's entries now: the query over it tells.
+                    if r.fix == nil { r.fix = r.eval == base.result }
+                    r.showsEval = false
+                    v.shown = base.result
+                    v.render = r
+                    return changed ? base.result : nil
+                }
+                if r.showsEval || fixBefore == true {
+                    // What was shown is `r.eval` before this update.
+                    v.shown = nil
+                    changed = updateEval(&r, change.touched, v.query, schema)
+                } else {
+                    _ = updateEval(&r, change.touched, v.query, schema)
+                    changed = !(v.shown == r.eval)
+                }
+                r.showsEval = true
+                v.shown = r.eval
                 v.render = r
-                return changed ? base.result : nil
+                return changed ? r.eval : nil
             }
-            if showedEval { v.shown = nil }
-            let evalChanged = updateEval(&r, touched, v.query, schema)
-            let changed = showedEval ? evalChanged : !(v.shown == r.eval)
-            r.showsEval = true
-            v.shown = r.eval
-            v.render = r
-            return changed ? r.eval : nil
         }
         var r = CPListRender(query: v.query, base: base.result, holds: holds, overlay: overlay, known: known, schema: schema)
         let next = bare ? base.result : r.eval
         r.showsEval = !bare
+        if bare && r.fix == nil { r.fix = r.eval == base.result }
         v.render = r
         if v.shown == next { return nil }
         v.shown = next

@@ -36,6 +36,11 @@ struct CPListRender: Sendable {
     var eval: QueryResult
     /// Whether the list shows `eval` (otherwise it shows `base`: nothing is laid over it).
     var showsEval = false
+    /// Whether the query over `base`'s own entries gives `base` back (nil: not known). A server
+    /// answer normally does; then a list that shows `base` with nothing laid over it shows
+    /// `eval`, and whether it changes when an overlay comes or goes is told by the patch,
+    /// without comparing whole results.
+    var fix: Bool?
 
     /// The overlay's steps, chunk by chunk, without building an array of them.
     struct Overlay {
@@ -61,7 +66,12 @@ struct CPListRender: Sendable {
             for k in 0..<c.count { Self.lay(c[k], &store, known: known, schema: schema, written: &written, extra: &extra) }
         }
         eval = query.evaluate(store)
+        var ignored: [EntityID] = []
+        fix = Self.diff(QueryResult.empty.entries, base, query: query, into: &ignored) ?? nil
     }
+
+    /// Whether `query.patch` follows `query` (then an entry depends on its own record only).
+    static func patchable(_ query: Query) -> Bool { query.includes.isEmpty && query.limit == nil }
 
     /// Lays one step over `store` (`ConflictPromptClient.overlay`), adding what it wrote to
     /// `written` and, for a delete, every slot it touched to `extra`.
@@ -89,18 +99,28 @@ struct CPListRender: Sendable {
         if case .link(_, _, let t) = op { body(t) }
     }
 
-    /// Brings `store` (and `under`) up to the new inputs and returns the slots whose record may
-    /// have changed, or nil when the old answer cannot be walked (entries not ascending): then
-    /// the caller builds again. `knownChanged`: the slots of `known` changed since the last
-    /// redraw.
-    mutating func update(base newBase: QueryResult, holds newHolds: [ConflictPromptClient.Hold], overlay: Overlay,
-                         knownChanged: [EntityID], known: EntityStore, schema: Schema) -> [EntityID]? {
+    /// What `update` found.
+    struct Change {
+        /// The slots of `store` whose record may have changed.
+        var touched: [EntityID]
+        /// Whether the new answer differs from the old (entries or roots).
+        var baseChanged: Bool
+    }
+
+    /// Brings `store` (and `under`) up to the new inputs and returns what changed, or nil when
+    /// an answer cannot be walked (entries not ascending): then the caller builds again.
+    /// `knownChanged`: the slots of `known` changed since the last redraw.
+    mutating func update(query: Query, base newBase: QueryResult, holds newHolds: [ConflictPromptClient.Hold], overlay: Overlay,
+                         knownChanged: [EntityID], known: EntityStore, schema: Schema) -> Change? {
         // 1. Slots of `under` that change: answer entries that differ, holds that came, went or changed.
         var dirty = CPSlotSet()
         var underChanges: [EntityID] = []
         let baseChanged = !Self.sameBuffers(base, newBase)
+        var baseContentChanged = false
         if baseChanged {
-            guard Self.diff(base.entries, newBase.entries, into: &underChanges) else { return nil }
+            guard let f = Self.diff(base.entries, newBase, query: query, into: &underChanges) else { return nil }
+            fix = f
+            baseContentChanged = !underChanges.isEmpty || base.roots != newBase.roots
         }
         let holdsChanged = holds != newHolds
         if holdsChanged {
@@ -129,7 +149,7 @@ struct CPListRender: Sendable {
         var s = 0
         while s < oldCount - p && s < newCount - p && chunks[oldCount - 1 - s] == overlay[newCount - 1 - s] { s += 1 }
         let removed = p..<(oldCount - s), added = p..<(newCount - s)
-        if dirty.isEmpty && removed.isEmpty && added.isEmpty { return [] }
+        if dirty.isEmpty && removed.isEmpty && added.isEmpty { return Change(touched: [], baseChanged: baseContentChanged) }
         var extra: [EntityID] = []
         if dirty.isEmpty && removed.isEmpty && s == 0 {
             // Only steps appended: laid over what is there.
@@ -142,7 +162,7 @@ struct CPListRender: Sendable {
                 }
             }
             chunks = overlay.chunks
-            return touched + extra
+            return Change(touched: touched + extra, baseChanged: baseContentChanged)
         }
         var hasDelete = false
         for i in removed {
@@ -207,7 +227,7 @@ struct CPListRender: Sendable {
         var touched: [EntityID] = []
         for (n, x) in dirty.members.enumerated() where before[n] != store[x] { touched.append(x) }
         for x in extra where !dirty.contains(x) { touched.append(x) }
-        return touched
+        return Change(touched: touched, baseChanged: baseContentChanged)
     }
 
     /// Whether two results share their storage (then they are equal without a walk).
@@ -217,16 +237,24 @@ struct CPListRender: Sendable {
     }
 
     /// Appends to `out` every id whose entry differs between `old` and `new` (in one, or with
-    /// another record). False when either is not strictly ascending by id.
-    static func diff(_ old: [QueryResult.Entry], _ new: [QueryResult.Entry], into out: inout [EntityID]) -> Bool {
+    /// another record). Nil when either is not strictly ascending by id. Otherwise whether
+    /// `query` over `new`'s own entries gives `new` back, when one walk tells (a query
+    /// `patch` follows: every entry matches and the roots are the entries), else nil.
+    static func diff(_ old: [QueryResult.Entry], _ newResult: QueryResult, query: Query, into out: inout [EntityID]) -> Bool?? {
+        let new = newResult.entries
+        let roots = newResult.roots
+        var fix: Bool? = patchable(query) ? roots.count == new.count : nil
         var i = 0, j = 0
         while i < old.count || j < new.count {
-            if i > 0 && i < old.count && !(old[i - 1].id < old[i].id) { return false }
-            if j > 0 && j < new.count && !(new[j - 1].id < new[j].id) { return false }
+            if i > 0 && i < old.count && !(old[i - 1].id < old[i].id) { return nil }
+            if j > 0 && j < new.count && !(new[j - 1].id < new[j].id) { return nil }
             if j >= new.count || (i < old.count && old[i].id < new[j].id) {
                 out.append(old[i].id)
                 i += 1
-            } else if i >= old.count || new[j].id < old[i].id {
+                continue
+            }
+            if fix == true && (roots[j] != new[j].id || !query.matches(new[j].record)) { fix = false }
+            if i >= old.count || new[j].id < old[i].id {
                 out.append(new[j].id)
                 j += 1
             } else {
@@ -235,7 +263,7 @@ struct CPListRender: Sendable {
                 j += 1
             }
         }
-        return true
+        return .some(fix)
     }
 }
 
