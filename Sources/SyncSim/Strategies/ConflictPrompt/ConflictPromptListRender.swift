@@ -32,6 +32,8 @@ struct CPListRender: Sendable {
     var chunks: [[Op]]
     /// Every slot the overlay may have written (a superset): outside it, `store` is `under`.
     var written: CPSlotSet
+    /// Every entity the overlay may have deleted (a superset).
+    var deleted = CPSlotSet()
     /// The query's result over `store`.
     var eval: QueryResult
     /// Whether the list shows `eval` (otherwise it shows `base`: nothing is laid over it).
@@ -63,7 +65,7 @@ struct CPListRender: Sendable {
         written = CPSlotSet()
         var extra: [EntityID] = []
         for c in chunks {
-            for k in 0..<c.count { Self.lay(c[k], &store, known: known, schema: schema, written: &written, extra: &extra) }
+            for k in 0..<c.count { Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra) }
         }
         eval = query.evaluate(store)
         var ignored: [EntityID] = []
@@ -74,11 +76,12 @@ struct CPListRender: Sendable {
     static func patchable(_ query: Query) -> Bool { query.includes.isEmpty && query.limit == nil }
 
     /// Lays one step over `store` (`ConflictPromptClient.overlay`), adding what it wrote to
-    /// `written` and, for a delete, every slot it touched to `extra`.
+    /// `written` and, for a delete, its entity to `deleted` and every slot it touched to `extra`.
     @inline(__always)
     static func lay(_ op: Op, _ store: inout EntityStore, known: EntityStore, schema: Schema,
-                    written: inout CPSlotSet, extra: inout [EntityID]) {
-        if case .delete = op {
+                    written: inout CPSlotSet, deleted: inout CPSlotSet, extra: inout [EntityID]) {
+        if case .delete(let e, _) = op {
+            deleted.insert(e)
             var undo = EntityStore.UndoLog()
             _ = store.apply(op, schema: schema, mode: .upsert, undo: &undo)
             for x in store.touched(by: undo) {
@@ -138,9 +141,10 @@ struct CPListRender: Sendable {
             base = newBase
             holds = newHolds
         }
-        // 2. `known` copies the overlay may have read (it reads one only for its own steps'
-        //    entities, which `written` holds).
-        for x in knownChanged where written.contains(x) { dirty.insert(x) }
+        // 2. `known` copies the overlay may have read: it reads one only for its own steps'
+        //    entities (which `written` holds), when the store lacks the entity, so never for one
+        //    the answer or a hold has unless the overlay deleted it.
+        for x in knownChanged where written.contains(x) && (!under.contains(x) || deleted.contains(x)) { dirty.insert(x) }
 
         // 3. Overlay chunks that left or arrived: the common prefix and suffix stay.
         let oldCount = chunks.count, newCount = overlay.count
@@ -157,7 +161,7 @@ struct CPListRender: Sendable {
             for i in added {
                 let c = overlay[i]
                 for k in 0..<c.count {
-                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, extra: &extra)
+                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra)
                     touched.append(c[k].entity)
                 }
             }
@@ -214,12 +218,15 @@ struct CPListRender: Sendable {
             before.append(store[x])
             store[x] = under[x]
         }
-        if hasDelete { written = CPSlotSet() }
+        if hasDelete {
+            written = CPSlotSet()
+            deleted = CPSlotSet()
+        }
         var k = 0
         for i in 0..<newCount {
             let c = overlay[i]
             for j in 0..<c.count {
-                if selected[k] { Self.lay(c[j], &store, known: known, schema: schema, written: &written, extra: &extra) }
+                if selected[k] { Self.lay(c[j], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra) }
                 k += 1
             }
         }
