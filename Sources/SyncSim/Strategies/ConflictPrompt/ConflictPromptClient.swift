@@ -86,21 +86,9 @@ public struct ConflictPromptClient: ClientMachine {
         /// Server records kept back for entities with pending writes.
         var holds: [Hold] = []
         var shown: QueryResult?
-        // Render cache (derived, never observable; `renderView`): the list's data as `shown`
-        // was last rendered from it, and what that store was built from.
-        var renderStore: EntityStore?
-        var renderInputs: RenderInputs?
-    }
-
-    /// What a view's overlay store was built from (`renderView`): when only queue entries were
-    /// appended since, the store is extended and the view patched where they touched, instead
-    /// of laying the whole queue over the server's answer again for every list.
-    struct RenderInputs: Sendable {
-        var base: QueryResult
-        var holds: [Hold]
-        var late: [Confirmed]
-        var knownEpoch: UInt64
-        var queueOps: [[Op]]
+        /// What `shown` was drawn from, kept to redraw by what changed (derived, never
+        /// observable; `renderView`).
+        var render: CPListRender?
     }
 
     static func onceTimer(_ r: QueryRequestID) -> TimerID { TimerID(0x8000_0000 | (r.raw & 0x7FFF_FFFF)) }
@@ -114,9 +102,14 @@ public struct ConflictPromptClient: ClientMachine {
     public internal(set) var queue: [Entry] = []
     var cache: [Cached] = []
     /// The newest server copy of every entity seen, and its `modified` (0: none), dense by id.
+    /// Changed through `setKnown` / `applyKnown`, which log the slots for the lists' redraw.
     var known = EntityStore() { didSet { knownEpoch &+= 1 } }
-    /// Counts changes of `known` (a rendered list's store read it: a change means rebuild).
+    /// Counts changes of `known`; `knownLogEpoch` is its value after the last logged change, so
+    /// a change made around the log (equal counts otherwise) makes every list build again.
     var knownEpoch: UInt64 = 0
+    var knownLogEpoch: UInt64 = 0
+    /// Slots of `known` changed since the lists were last redrawn (derived, never observable).
+    var knownLog: [EntityID] = []
     var knownVersion: [UInt64] = []
     var confirmed: [Confirmed] = []
     var conflictsRaised: UInt32 = 0
@@ -179,6 +172,13 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     public var pendingWrites: [WriteID] { queue.flatMap(\.writes) }
+
+    /// `pendingWrites.count` without building the array (read after every step).
+    public var pendingWriteCount: Int {
+        var n = 0
+        for k in 0..<queue.count { n += queue[k].writes.count }
+        return n
+    }
 
     func version(_ e: EntityID) -> UInt64 { Int(e.raw) < knownVersion.count ? knownVersion[Int(e.raw)] : 0 }
 
@@ -446,7 +446,7 @@ public struct ConflictPromptClient: ClientMachine {
                     }
                 }
                 if version(e) == ch.before && ch.after > version(e) {
-                    for op in head.sentOps where op.entity == e { _ = known.apply(Self.overlayStep(op), schema: schema, mode: .upsert) }
+                    for op in head.sentOps where op.entity == e { applyKnown(Self.overlayStep(op)) }
                     setVersion(e, ch.after)
                 }
             }
@@ -471,7 +471,7 @@ public struct ConflictPromptClient: ClientMachine {
             // The payload is the newest server copy the client has of the entity: lists and
             // later rows start from it (the user has now seen it).
             if v > version(e) {
-                known[e] = server
+                setKnown(e, server)
                 setVersion(e, v)
             }
             if notes {
@@ -672,16 +672,47 @@ public struct ConflictPromptClient: ClientMachine {
     /// Entities with a row in the queue, ascending.
     func pendingEntities() -> [EntityID] {
         var out: [EntityID] = []
-        for entry in queue { for x in entry.expect where !out.contains(x.entity) { out.append(x.entity) } }
-        return out.sorted()
+        for k in 0..<queue.count { for x in queue[k].expect { out.append(x.entity) } }
+        out.sort()
+        var n = 0
+        for i in 0..<out.count where n == 0 || out[i] != out[n - 1] {
+            out[n] = out[i]
+            n += 1
+        }
+        out.removeSubrange(n...)
+        return out
     }
 
     mutating func learn(_ snap: CPSnapshot) {
         for (entry, v) in zip(snap.result.entries, snap.versions) where v >= version(entry.id) {
-            known[entry.id] = entry.record
+            setKnown(entry.id, entry.record)
             setVersion(entry.id, v)
         }
     }
+
+    /// `known[e] = r`, logged for the lists when it changes anything.
+    mutating func setKnown(_ e: EntityID, _ r: EntityRecord?) {
+        if known[e] == r { return }
+        known[e] = r
+        knownLog.append(e)
+        knownLogEpoch = knownEpoch
+    }
+
+    /// Applies a step to `known` (upsert), logging the slots it touched.
+    mutating func applyKnown(_ op: Op) {
+        var undo = EntityStore.UndoLog()
+        _ = known.apply(op, schema: schema, mode: .upsert, undo: &undo)
+        knownLog.append(contentsOf: known.touched(by: undo))
+        knownLogEpoch = knownEpoch
+    }
+
+    /// Drops every list's kept render state: the next redraw builds each from scratch.
+    mutating func dropRenderCaches() {
+        for i in views.indices { views[i].render = nil }
+    }
+
+    /// Whether any list keeps render state.
+    var hasRenderCaches: Bool { views.contains { $0.render != nil } }
 
     mutating func remember(_ q: Query, _ snap: CPSnapshot) {
         if let i = cache.firstIndex(where: { $0.query == q }) {
@@ -711,22 +742,27 @@ public struct ConflictPromptClient: ClientMachine {
     /// called from here copied the whole client (a retain and a release per field) per list.
     mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
         let pending = pendingEntities()
+        let knownChanged: [EntityID]? = knownEpoch == knownLogEpoch ? knownLog : nil
         for i in views.indices {
             guard let base = views[i].base else { continue }
             if let shown = Self.renderView(&views[i], base, pending, confirmed: confirmed, queue: queue,
-                                           known: known, knownEpoch: knownEpoch, schema: schema) {
+                                           known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
         }
+        knownLog.removeAll(keepingCapacity: true)
+        knownLogEpoch = knownEpoch
     }
 
     func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
         Self.render(v, base, pending, unlessEqualTo: nil, confirmed: confirmed, queue: queue, known: known, schema: schema)!
     }
 
-    /// `render(v, base, pending)` over the given state, or nil when that equals `shown` (told
-    /// without building it).
+    /// What a list shows, built from scratch: the server's answer itself when nothing is laid
+    /// over it; else the query over the answer with the held records, then every late
+    /// confirmation's and queued row's steps laid over it. Nil when that equals `shown`.
+    /// (`renderView` keeps the same result up to date incrementally.)
     static func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID], unlessEqualTo shown: QueryResult?,
                        confirmed: [Confirmed], queue: [Entry], known: EntityStore, schema: Schema) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
@@ -739,66 +775,76 @@ public struct ConflictPromptClient: ClientMachine {
         return v.query.evaluate(store, unlessEqualTo: shown)
     }
 
-    /// `render(v, base, pending, unlessEqualTo: v.shown, …)`, keeping the list's store in `v`:
-    /// when the server's answer, the held records, the late confirmations and `known` are what
-    /// the store was built from and the queue only grew, the new entries are laid over the kept
-    /// store (logged, so the view is patched where they touched: `Query.mayChange`,
-    /// `Query.patch`); otherwise the store is built again. Same results as `render`.
+    /// `render(v, base, pending, unlessEqualTo: v.shown, …)`, setting `v.shown`, through the
+    /// list's kept state (`CPListRender`): brought up to date where its inputs changed
+    /// (`knownChanged`: the slots of `known` changed since the last redraw; nil: unknown, build
+    /// again), the result patched where slots changed. Same results as `render`.
     static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], confirmed: [Confirmed], queue: [Entry],
-                           known: EntityStore, knownEpoch: UInt64, schema: Schema) -> QueryResult? {
+                           known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
         let holds = v.holds.filter { pending.contains($0.entity) }
-        if late.isEmpty && queue.isEmpty && holds.isEmpty {
-            v.renderStore = nil
-            v.renderInputs = nil
-            return v.shown == base.result ? nil : base.result
+        let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
+        let overlay = CPListRender.Overlay(late: late, queue: queue)
+        if var r = v.render.take(), let knownChanged {
+            // Whether the previous answer's own entries evaluate to it: then, if the list showed
+            // it (nothing laid over), it showed `r.eval`.
+            let fixBefore = r.fix
+            if let change = r.update(query: v.query, base: base.result, holds: holds, overlay: overlay, knownChanged: knownChanged,
+                                     known: known, schema: schema) {
+                let changed: Bool
+                if bare {
+                    if !r.showsEval {
+                        // The answer before, shown as is; the new one shown as is.
+                        changed = change.baseChanged
+                        _ = updateEval(&r, change.touched, v.query, schema)
+                    } else if r.fix == true {
+                        // `r.eval` (shown) becomes the query over the answer's entries: the answer.
+                        v.shown = nil  // `r.eval` uniquely referenced: patched in place
+                        changed = updateEval(&r, change.touched, v.query, schema)
+                    } else {
+                        changed = !(r.eval == base.result)
+                        v.shown = nil
+                        _ = updateEval(&r, change.touched, v.query, schema)
+                    }
+                    // The store is the answer's entries now: the query over it tells.
+                    if r.fix == nil { r.fix = r.eval == base.result }
+                    r.showsEval = false
+                    v.shown = base.result
+                    v.render = r
+                    return changed ? base.result : nil
+                }
+                if r.showsEval || fixBefore == true {
+                    // What was shown is `r.eval` before this update.
+                    v.shown = nil
+                    changed = updateEval(&r, change.touched, v.query, schema)
+                } else {
+                    _ = updateEval(&r, change.touched, v.query, schema)
+                    changed = !(v.shown == r.eval)
+                }
+                r.showsEval = true
+                v.shown = r.eval
+                v.render = r
+                return changed ? r.eval : nil
+            }
         }
-        if var inputs = v.renderInputs, inputs.knownEpoch == knownEpoch, inputs.queueOps.count <= queue.count,
-           inputs.base == base.result, inputs.holds == holds, inputs.late == late,
-           (0..<inputs.queueOps.count).allSatisfy({ inputs.queueOps[$0] == queue[$0].ops }),
-           var store = v.renderStore.take(), var view = v.shown {
-            var undo = EntityStore.UndoLog()
-            for k in inputs.queueOps.count..<queue.count {
-                for op in queue[k].ops { overlay(op, &store, known: known, schema: schema, undo: &undo) }
-                inputs.queueOps.append(queue[k].ops)
-            }
-            v.renderInputs = inputs
-            let touched = store.touched(by: undo)
-            if !v.query.mayChange(view, touched: touched, in: store, schema: schema) {
-                v.renderStore = store
-                return nil
-            }
-            v.shown = nil  // `view` uniquely referenced: patched in place
-            let changed = v.query.patch(&view, touched: touched, in: store)
-            v.shown = view
-            if let changed {
-                v.renderStore = store
-                return changed ? view : nil
-            }
-            let r = v.query.evaluate(store, unlessEqualTo: view)
-            v.renderStore = store
-            return r
-        }
-        v.renderStore = nil
-        var store = EntityStore(entriesOf: base.result)
-        for h in holds { store[h.entity] = h.record }
-        for c in late { for op in c.ops { overlay(op, &store, known: known, schema: schema) } }
-        for entry in queue { for op in entry.ops { overlay(op, &store, known: known, schema: schema) } }
-        let r = v.query.evaluate(store, unlessEqualTo: v.shown)
-        v.renderStore = store
-        v.renderInputs = RenderInputs(base: base.result, holds: holds, late: late, knownEpoch: knownEpoch, queueOps: queue.map(\.ops))
-        return r
+        var r = CPListRender(query: v.query, base: base.result, holds: holds, overlay: overlay, known: known, schema: schema)
+        let next = bare ? base.result : r.eval
+        r.showsEval = !bare
+        if bare && r.fix == nil { r.fix = r.eval == base.result }
+        v.render = r
+        if v.shown == next { return nil }
+        v.shown = next
+        return next
     }
 
-    /// `overlay(_:_:known:schema:)`, noting in `undo` every slot it changes.
-    static func overlay(_ op: Op, _ store: inout EntityStore, known: EntityStore, schema: Schema, undo: inout EntityStore.UndoLog) {
-        let e = op.entity
-        switch op {
-        case .update, .link, .unlink:
-            if !store.contains(e), let k = known[e] { store.set(e, k, undo: &undo) }
-        case .create, .delete: break
-        }
-        _ = store.apply(overlayStep(op), schema: schema, mode: .upsert, undo: &undo)
+    /// Brings `r.eval` up to `r.store` after a change of the slots in `touched`; returns whether
+    /// it changed.
+    static func updateEval(_ r: inout CPListRender, _ touched: [EntityID], _ query: Query, _ schema: Schema) -> Bool {
+        if touched.isEmpty || !query.mayChange(r.eval, touched: touched, in: r.store, schema: schema) { return false }
+        if let changed = query.patch(&r.eval, touched: touched, in: r.store) { return changed }
+        guard let e = query.evaluate(r.store, unlessEqualTo: r.eval) else { return false }
+        r.eval = e
+        return true
     }
 
     /// A local step over a list's data. An entity the list does not hold starts from the newest

@@ -65,11 +65,12 @@ public struct ConflictPromptServer: ServerMachine {
         case .adminWrite(let w):
             let writes = w.id.raw == UInt32.max ? [] : [w.id]
             var changed = NamespaceSet()
-            switch commit(w.ops, changed: &changed) {
+            var slots: [EntityID] = []
+            switch commit(w.ops, changed: &changed, slots: &slots) {
             case .success(let (ops, touched, extra)):
                 install(touched: touched, extra: extra, ops: ops)
                 out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: writes, ops: ops)))
-                push(out: &out, changed: changed)
+                push(out: &out, changed: changed, slots: slots)
             case .failure(let why):
                 out(.refused(origin: .admin, writes: writes, reason: why.message))
             }
@@ -108,16 +109,17 @@ public struct ConflictPromptServer: ServerMachine {
 
     mutating func write(_ c: ClientID, _ r: CPWriteRequest, out: inout ServerOutbox<ConflictPromptDown>) {
         var changed = NamespaceSet()
+        var slots: [EntityID] = []
         var committed = false
-        let outcome = decide(c, r, changed: &changed, committed: &committed, out: &out)
+        let outcome = decide(c, r, changed: &changed, slots: &slots, committed: &committed, out: &out)
         out(.send(c, .writeResult(key: r.key, outcome)))
-        if committed { push(out: &out, changed: changed) }
+        if committed { push(out: &out, changed: changed, slots: slots) }
     }
 
     /// The outcome of one write request (remembered, malformed, 409, applied or refused), with
-    /// the log effects it causes; `committed` is set when it was applied now, and `changed`
-    /// gets the namespaces that application changed.
-    mutating func decide(_ c: ClientID, _ r: CPWriteRequest, changed: inout NamespaceSet, committed: inout Bool,
+    /// the log effects it causes; `committed` is set when it was applied now, `changed` gets the
+    /// namespaces that application changed and `slots` the entities whose records it changed.
+    mutating func decide(_ c: ClientID, _ r: CPWriteRequest, changed: inout NamespaceSet, slots: inout [EntityID], committed: inout Bool,
                          out: inout ServerOutbox<ConflictPromptDown>) -> CPOutcome {
         if let prior = outcomes[r.key] {
             if prior.writes != r.writes {
@@ -138,7 +140,7 @@ public struct ConflictPromptServer: ServerMachine {
             }
         }
         let outcome: CPOutcome
-        switch commit(r.ops, changed: &changed) {
+        switch commit(r.ops, changed: &changed, slots: &slots) {
         case .success(let (ops, touched, extra)):
             let before = touched.map { modified($0) }
             install(touched: touched, extra: extra, ops: ops)
@@ -160,11 +162,12 @@ public struct ConflictPromptServer: ServerMachine {
     /// refusal. Returns the steps that took effect (a delete of a tombstone is a successful no-op
     /// and is left out), the entities the steps changed (ascending), and entities changed as a
     /// side effect (links cleared by a delete). Versions are stamped by `install`. `changed`
-    /// gets the namespaces whose records the steps change.
-    mutating func commit(_ ops: [Op], changed: inout NamespaceSet) -> Result<([Op], [EntityID], [EntityID]), Refusal> {
+    /// gets the namespaces whose records the steps change; `slots`, once committed, every entity
+    /// whose record slot they changed (what `push` patches the lists by).
+    mutating func commit(_ ops: [Op], changed: inout NamespaceSet, slots: inout [EntityID]) -> Result<([Op], [EntityID], [EntityID]), Refusal> {
         var undo = EntityStore.UndoLog()
         let result = apply(ops, undo: &undo, changed: &changed)
-        if case .failure = result { data.rollBack(undo) }
+        if case .failure = result { data.rollBack(undo) } else { slots.append(contentsOf: data.touched(by: undo)) }
         return result
     }
 
@@ -221,22 +224,35 @@ public struct ConflictPromptServer: ServerMachine {
     /// Realtime: every registered list whose result changed, per client in id order. Lists that
     /// read no namespace the transaction `changed` are not re-evaluated (their result, entity
     /// versions included, cannot have changed: versions are stamped only on changed entities).
-    mutating func push(out: inout ServerOutbox<ConflictPromptDown>, changed: NamespaceSet) {
+    /// The others are brought up to date from their last result by the entities whose records
+    /// changed (`slots`): skipped when none can be in the result before or after
+    /// (`Query.mayChange`), patched where they are (`Query.patch`), evaluated again only for the
+    /// forms a patch cannot follow. Every list's `last` is its query's result over `data` after
+    /// each push, which is what makes the patch exact.
+    mutating func push(out: inout ServerOutbox<ConflictPromptDown>, changed: NamespaceSet, slots: [EntityID]) {
         for c in registered.indices {
             var ids: [SubscriptionID] = []
             var snaps: [CPSnapshot] = []
             for i in registered[c].indices {
                 if registered[c][i].last != nil,
                    changed.isDisjoint(with: registered[c][i].sub.query.readNamespaces(in: schema)) { continue }
-                // Unchanged results are told without building them.
-                if let r = registered[c][i].sub.query.evaluate(data, unlessEqualTo: registered[c][i].last) {
-                    let s = snapshot(of: r)
-                    registered[c][i].last = s.result
-                    ids.append(registered[c][i].sub.id)
-                    snaps.append(s)
-                }
+                guard let r = update(registered[c][i].sub.query, registered[c][i].last, slots: slots) else { continue }
+                let s = snapshot(of: r)
+                registered[c][i].last = s.result
+                ids.append(registered[c][i].sub.id)
+                snaps.append(s)
             }
             if !ids.isEmpty { out(.send(ClientID(c), .results(ids, snaps, realtime: true))) }
         }
+    }
+
+    /// `q.evaluate(data, unlessEqualTo: last)`, from `last` (the result before a change of the
+    /// records in `slots`) where it can be.
+    func update(_ q: Query, _ last: QueryResult?, slots: [EntityID]) -> QueryResult? {
+        guard let last else { return q.evaluate(data) }
+        if !q.mayChange(last, touched: slots, in: data, schema: schema) { return nil }
+        var r = last
+        if let changed = q.patch(&r, touched: slots, in: data) { return changed ? r : nil }
+        return q.evaluate(data, unlessEqualTo: last)
     }
 }

@@ -23,17 +23,18 @@ extension ConflictPromptServer {
         }
         var results: [CPTaskResult] = []
         var changed = NamespaceSet()
+        var slots: [EntityID] = []
         var any = false
         for r in rs {
             var ch = NamespaceSet()
             var committed = false
-            let o = decide(c, r, changed: &ch, committed: &committed, out: &out)
+            let o = decide(c, r, changed: &ch, slots: &slots, committed: &committed, out: &out)
             if committed { changed.formUnion(ch); any = true }
             results.append(CPTaskResult(r.key, o))
             if case .conflict = o { break }
         }
         out(.send(c, .taskSyncResult(results, updated: taskDeltas(since: since), serverUpdatedSince: txID)))
-        if any { push(out: &out, changed: changed) }
+        if any { push(out: &out, changed: changed, slots: slots) }
     }
 
     /// Tasks changed after transaction `since`, ascending by id: their records (nil: deleted;
@@ -90,7 +91,7 @@ extension ConflictPromptClient {
         for r in rs { writeResult(r.key, r.outcome, out: &out) }
         settlingBatch = false
         for d in updated where d.version >= version(d.entity) {
-            known[d.entity] = d.record
+            setKnown(d.entity, d.record)
             setVersion(d.entity, d.version)
         }
         if since > lastTaskSync {

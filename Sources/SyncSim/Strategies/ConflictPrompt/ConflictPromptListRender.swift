@@ -1,0 +1,302 @@
+/// What one list of the conflictPrompt client is drawn from, kept between redraws so a redraw
+/// costs what changed, not what the list or the queue holds.
+///
+/// A list shows the query over its data: the server's last answer, the records held back for
+/// pending entities, then every late confirmation's and every queued row's steps laid over it
+/// (`ConflictPromptClient.overlay`). Building that from scratch on every change (the answer
+/// copied into a store, the whole queue applied again, the query run over the result) made the
+/// cost of one event grow with the store and with the queue, for every open list.
+///
+/// Instead the list keeps `under` (answer + holds) and `store` (`under` + the overlay) and, on a
+/// redraw, finds the slots whose inputs changed: answer entries that differ (one merge walk of
+/// the old and new answers), holds that came or went, `known` copies the overlay may have read,
+/// and the steps of overlay chunks that left or arrived. Those slots are put back to `under`
+/// and exactly the steps that touch them are replayed, in order, closing over the slots those
+/// steps touch in turn. A step touches its entity (and a link's target, whose existence it
+/// reads): it reads and writes nothing else, so every slot outside the closure went through
+/// the same steps from the same value and holds what a rebuild would. A delete reads every
+/// record (it clears links to its entity), so a change while a delete is in the overlay
+/// replays the whole overlay over the slots it wrote. The query result is then patched where
+/// slots changed (`Query.mayChange`, `Query.patch`). The result is exactly the rebuild's; the
+/// render tests compare the two on every input of generated runs.
+struct CPListRender: Sendable {
+    /// The server answer `under` holds.
+    var base: QueryResult
+    /// The held records laid over it.
+    var holds: [ConflictPromptClient.Hold]
+    /// `EntityStore(entriesOf: base)` with each hold's record set.
+    var under: EntityStore
+    /// `under` with the overlay laid over it.
+    var store: EntityStore
+    /// The overlay: each late confirmation's steps, then each queued row's, as last laid.
+    var chunks: [[Op]]
+    /// Every slot the overlay may have written (a superset): outside it, `store` is `under`.
+    var written: CPSlotSet
+    /// Every entity the overlay may have deleted (a superset).
+    var deleted = CPSlotSet()
+    /// The query's result over `store`.
+    var eval: QueryResult
+    /// Whether the list shows `eval` (otherwise it shows `base`: nothing is laid over it).
+    var showsEval = false
+    /// Whether the query over `base`'s own entries gives `base` back (nil: not known). A server
+    /// answer normally does; then a list that shows `base` with nothing laid over it shows
+    /// `eval`, and whether it changes when an overlay comes or goes is told by the patch,
+    /// without comparing whole results.
+    var fix: Bool?
+
+    /// The overlay's steps, chunk by chunk, without building an array of them.
+    struct Overlay {
+        let late: [ConflictPromptClient.Confirmed]
+        let queue: [ConflictPromptClient.Entry]
+        var count: Int { late.count + queue.count }
+        @inline(__always) subscript(i: Int) -> [Op] { i < late.count ? late[i].ops : queue[i - late.count].ops }
+        var chunks: [[Op]] { (0..<count).map { self[$0] } }
+    }
+
+    /// Built from scratch.
+    init(query: Query, base: QueryResult, holds: [ConflictPromptClient.Hold], overlay: Overlay, known: EntityStore, schema: Schema) {
+        self.base = base
+        self.holds = holds
+        var u = EntityStore(entriesOf: base)
+        for h in holds { u[h.entity] = h.record }
+        under = u
+        store = u
+        chunks = overlay.chunks
+        written = CPSlotSet()
+        var extra: [EntityID] = []
+        for c in chunks {
+            for k in 0..<c.count { Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra) }
+        }
+        eval = query.evaluate(store)
+        var ignored: [EntityID] = []
+        fix = Self.diff(QueryResult.empty.entries, base, query: query, into: &ignored) ?? nil
+    }
+
+    /// Whether `query.patch` follows `query` (then an entry depends on its own record only).
+    static func patchable(_ query: Query) -> Bool { query.includes.isEmpty && query.limit == nil }
+
+    /// Lays one step over `store` (`ConflictPromptClient.overlay`), adding what it wrote to
+    /// `written` and, for a delete, its entity to `deleted` and every slot it touched to `extra`.
+    @inline(__always)
+    static func lay(_ op: Op, _ store: inout EntityStore, known: EntityStore, schema: Schema,
+                    written: inout CPSlotSet, deleted: inout CPSlotSet, extra: inout [EntityID]) {
+        if case .delete(let e, _) = op {
+            deleted.insert(e)
+            var undo = EntityStore.UndoLog()
+            _ = store.apply(op, schema: schema, mode: .upsert, undo: &undo)
+            for x in store.touched(by: undo) {
+                written.insert(x)
+                extra.append(x)
+            }
+            return
+        }
+        ConflictPromptClient.overlay(op, &store, known: known, schema: schema)
+        written.insert(op.entity)
+    }
+
+    /// Calls `body` with each slot `op` reads or writes (its entity; a link's target too).
+    /// Deletes are handled apart (they read every slot).
+    @inline(__always)
+    static func slots(of op: Op, _ body: (EntityID) -> Void) {
+        body(op.entity)
+        if case .link(_, _, let t) = op { body(t) }
+    }
+
+    /// What `update` found.
+    struct Change {
+        /// The slots of `store` whose record may have changed.
+        var touched: [EntityID]
+        /// Whether the new answer differs from the old (entries or roots).
+        var baseChanged: Bool
+    }
+
+    /// Brings `store` (and `under`) up to the new inputs and returns what changed, or nil when
+    /// an answer cannot be walked (entries not ascending): then the caller builds again.
+    /// `knownChanged`: the slots of `known` changed since the last redraw.
+    mutating func update(query: Query, base newBase: QueryResult, holds newHolds: [ConflictPromptClient.Hold], overlay: Overlay,
+                         knownChanged: [EntityID], known: EntityStore, schema: Schema) -> Change? {
+        // 1. Slots of `under` that change: answer entries that differ, holds that came, went or changed.
+        var dirty = CPSlotSet()
+        var underChanges: [EntityID] = []
+        let baseChanged = !Self.sameBuffers(base, newBase)
+        var baseContentChanged = false
+        if baseChanged {
+            guard let f = Self.diff(base.entries, newBase, query: query, into: &underChanges) else { return nil }
+            fix = f
+            baseContentChanged = !underChanges.isEmpty || base.roots != newBase.roots
+        }
+        let holdsChanged = holds != newHolds
+        if holdsChanged {
+            for h in holds { underChanges.append(h.entity) }
+            for h in newHolds { underChanges.append(h.entity) }
+        }
+        if baseChanged || holdsChanged {
+            for x in underChanges where dirty.insert(x) {
+                if let h = newHolds.last(where: { $0.entity == x }) {
+                    under[x] = h.record
+                } else {
+                    under[x] = newBase.record(x)
+                }
+            }
+            base = newBase
+            holds = newHolds
+        }
+        // 2. `known` copies the overlay may have read: it reads one only for its own steps'
+        //    entities (which `written` holds), when the store lacks the entity, so never for one
+        //    the answer or a hold has unless the overlay deleted it.
+        for x in knownChanged where written.contains(x) && (!under.contains(x) || deleted.contains(x)) { dirty.insert(x) }
+
+        // 3. Overlay chunks that left or arrived: the common prefix and suffix stay.
+        let oldCount = chunks.count, newCount = overlay.count
+        var p = 0
+        while p < oldCount && p < newCount && chunks[p] == overlay[p] { p += 1 }
+        var s = 0
+        while s < oldCount - p && s < newCount - p && chunks[oldCount - 1 - s] == overlay[newCount - 1 - s] { s += 1 }
+        let removed = p..<(oldCount - s), added = p..<(newCount - s)
+        if dirty.isEmpty && removed.isEmpty && added.isEmpty { return Change(touched: [], baseChanged: baseContentChanged) }
+        var extra: [EntityID] = []
+        if dirty.isEmpty && removed.isEmpty && s == 0 {
+            // Only steps appended: laid over what is there.
+            var touched: [EntityID] = []
+            for i in added {
+                let c = overlay[i]
+                for k in 0..<c.count {
+                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra)
+                    touched.append(c[k].entity)
+                }
+            }
+            chunks = overlay.chunks
+            return Change(touched: touched + extra, baseChanged: baseContentChanged)
+        }
+        var hasDelete = false
+        for i in removed {
+            for op in chunks[i] {
+                if case .delete = op { hasDelete = true }
+                Self.slots(of: op) { dirty.insert($0) }
+            }
+        }
+        for i in added {
+            for op in overlay[i] {
+                Self.slots(of: op) { dirty.insert($0) }
+            }
+        }
+        if !hasDelete {
+            outer: for i in 0..<newCount {
+                for op in overlay[i] { if case .delete = op { hasDelete = true; break outer } }
+            }
+        }
+        // 4. Which steps to replay: all of them when a delete is involved, else the closure.
+        var total = 0
+        for i in 0..<newCount { total += overlay[i].count }
+        var selected = [Bool](repeating: hasDelete, count: total)
+        if hasDelete {
+            written.forEach { dirty.insert($0) }
+            for i in 0..<newCount { for op in overlay[i] { Self.slots(of: op) { dirty.insert($0) } } }
+        } else {
+            var grew = true
+            while grew {
+                grew = false
+                var k = 0
+                for i in 0..<newCount {
+                    let c = overlay[i]
+                    for j in 0..<c.count {
+                        defer { k += 1 }
+                        if selected[k] { continue }
+                        var hit = false
+                        Self.slots(of: c[j]) { if dirty.contains($0) { hit = true } }
+                        guard hit else { continue }
+                        selected[k] = true
+                        Self.slots(of: c[j]) { if dirty.insert($0) { grew = true } }
+                    }
+                }
+            }
+        }
+        // 5. Put the dirty slots back to `under`, replay the selected steps in order.
+        var before: [EntityRecord?] = []
+        before.reserveCapacity(dirty.members.count)
+        for x in dirty.members {
+            before.append(store[x])
+            store[x] = under[x]
+        }
+        if hasDelete {
+            written = CPSlotSet()
+            deleted = CPSlotSet()
+        }
+        var k = 0
+        for i in 0..<newCount {
+            let c = overlay[i]
+            for j in 0..<c.count {
+                if selected[k] { Self.lay(c[j], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra) }
+                k += 1
+            }
+        }
+        if p < oldCount || p < newCount { chunks = overlay.chunks }
+        var touched: [EntityID] = []
+        for (n, x) in dirty.members.enumerated() where before[n] != store[x] { touched.append(x) }
+        for x in extra where !dirty.contains(x) { touched.append(x) }
+        return Change(touched: touched, baseChanged: baseContentChanged)
+    }
+
+    /// Whether two results share their storage (then they are equal without a walk).
+    static func sameBuffers(_ a: QueryResult, _ b: QueryResult) -> Bool {
+        a.entries.withUnsafeBufferPointer { x in b.entries.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress && x.count == y.count } }
+            && a.roots.withUnsafeBufferPointer { x in b.roots.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress && x.count == y.count } }
+    }
+
+    /// Appends to `out` every id whose entry differs between `old` and `new` (in one, or with
+    /// another record). Nil when either is not strictly ascending by id. Otherwise whether
+    /// `query` over `new`'s own entries gives `new` back, when one walk tells (a query
+    /// `patch` follows: every entry matches and the roots are the entries), else nil.
+    static func diff(_ old: [QueryResult.Entry], _ newResult: QueryResult, query: Query, into out: inout [EntityID]) -> Bool?? {
+        let new = newResult.entries
+        let roots = newResult.roots
+        var fix: Bool? = patchable(query) ? roots.count == new.count : nil
+        var i = 0, j = 0
+        while i < old.count || j < new.count {
+            if i > 0 && i < old.count && !(old[i - 1].id < old[i].id) { return nil }
+            if j > 0 && j < new.count && !(new[j - 1].id < new[j].id) { return nil }
+            if j >= new.count || (i < old.count && old[i].id < new[j].id) {
+                out.append(old[i].id)
+                i += 1
+                continue
+            }
+            if fix == true && (roots[j] != new[j].id || !query.matches(new[j].record)) { fix = false }
+            if i >= old.count || new[j].id < old[i].id {
+                out.append(new[j].id)
+                j += 1
+            } else {
+                if old[i].record != new[j].record { out.append(old[i].id) }
+                i += 1
+                j += 1
+            }
+        }
+        return .some(fix)
+    }
+}
+
+/// A set of entity slots: a bit per id for membership, and the members in the order added.
+struct CPSlotSet: Sendable {
+    private var words: [UInt64] = []
+    private(set) var members: [EntityID] = []
+
+    var isEmpty: Bool { members.isEmpty }
+
+    @inline(__always) func contains(_ x: EntityID) -> Bool {
+        let w = Int(x.raw >> 6)
+        return w < words.count && words[w] & (1 << UInt64(x.raw & 63)) != 0
+    }
+
+    /// Adds `x`; returns whether it was new.
+    @discardableResult
+    @inline(__always) mutating func insert(_ x: EntityID) -> Bool {
+        let w = Int(x.raw >> 6)
+        if w >= words.count { words.append(contentsOf: repeatElement(0, count: w - words.count + 1)) }
+        let bit: UInt64 = 1 << UInt64(x.raw & 63)
+        if words[w] & bit != 0 { return false }
+        words[w] |= bit
+        members.append(x)
+        return true
+    }
+
+    func forEach(_ body: (EntityID) -> Void) { for x in members { body(x) } }
+}
