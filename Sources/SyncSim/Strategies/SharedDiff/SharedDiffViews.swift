@@ -86,7 +86,8 @@ extension SharedDiffClient {
             guard cols[i].server != nil else { continue }
             var overlay: SharedDiffOverlay?
             swap(&overlay, &cols[i].overlay)
-            let fresh = Self.view(of: cols[i], overlay: &overlay, shownVersion: shownVersion, unlessEqualTo: cols[i].shown,
+            let fresh = Self.view(of: cols[i], overlay: &overlay, shownVersion: shownVersion,
+                                  versions: (pendingVersion, unsavedVersion), unlessEqualTo: cols[i].shown,
                                   collections: cols, pending: pending, unsaved: unsaved, schema: schema)
             cols[i].overlay = overlay
             if let view = fresh {
