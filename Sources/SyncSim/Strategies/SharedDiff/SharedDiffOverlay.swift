@@ -33,6 +33,10 @@ struct SharedDiffOverlay {
     /// everywhere else), and a flag per slot saying whether it is listed.
     var dirty: [Int] = []
     var isDirty: [Bool] = []
+    /// Per slot, the refresh (`generation`) that last listed it as touched: lists each slot once
+    /// without sorting or clearing.
+    var stamp: [UInt32] = []
+    var generation: UInt32 = 0
     /// The client's `shownVersion` when `lookups` were last known to hold: while it has not
     /// moved, no collection shows anything else, so they need no check.
     var verifiedAt: UInt64?
@@ -66,16 +70,56 @@ struct SharedDiffOverlay {
     /// Whether the view over `base` and the client's state at these versions is `evaluated`'s
     /// result again, and `shown` is that result. Marks the lookups checked at `shownVersion`.
     mutating func isUnchanged(base: QueryResult, processedTxID: UInt64, versions: (pending: UInt64, unsaved: UInt64),
-                              shown: QueryResult?, collections: [SharedDiffClient.Collection], shownVersion: UInt64?) -> Bool {
+                              shown: QueryResult?, query: Query, collections: [SharedDiffClient.Collection],
+                              shownVersion: UInt64?) -> Bool {
         guard let e = evaluated, e.pendingVersion == versions.pending, e.unsavedVersion == versions.unsaved,
               e.processedTxID == processedTxID, let shown, self.base == base, e.result == shown else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
-        for j in lookups.indices where SharedDiffClient.seen(lookups[j].id, in: collections) != lookups[j].record { return false }
-        for j in e.unsavedLookups.indices where SharedDiffClient.seen(e.unsavedLookups[j].id, in: collections) != e.unsavedLookups[j].record {
-            return false
-        }
+        for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
+        for j in e.unsavedLookups.indices where !Self.stands(e.unsavedLookups[j], for: query, in: collections) { return false }
         verifiedAt = shownVersion
         return true
+    }
+
+    /// Whether a `seen` lookup's answer still stands for a view of `query` (nil: any query): the
+    /// collections show the same record; or, for a query without includes and a record of
+    /// another namespace than its roots', a record of that namespace.
+    ///
+    /// Why the weaker test is exact: the view of a query without includes reads the namespace of
+    /// every record and the fields of its roots' namespace only, and a step's effect on any
+    /// other entity depends only on whether this one exists and in which namespace (a link
+    /// checks its target's namespace, a delete that it exists), which the weaker test keeps.
+    /// So the store may hold such an entity with values taken from an older answer, and every
+    /// view it gives is still the one a rebuild gives. Saves of one collection laid over
+    /// another's view (todos' saves over profiles') look up every entity they send, so with the
+    /// exact test every write to one collection rebuilt every other's overlay.
+    static func stands(_ lookup: (id: EntityID, record: EntityRecord?), for query: Query?,
+                       in collections: [SharedDiffClient.Collection]) -> Bool {
+        let now = SharedDiffClient.seen(lookup.id, in: collections)
+        if let query, query.includes.isEmpty, let was = lookup.record, was.namespace != query.namespace {
+            return now?.namespace == was.namespace
+        }
+        return now == lookup.record
+    }
+
+    /// Starts a refresh's list of touched slots (`note`).
+    mutating func beginTouching() {
+        generation &+= 1
+        if generation == 0 {
+            for i in stamp.indices { stamp[i] = 0 }
+            generation = 1
+        }
+    }
+
+    /// Adds slot `id` to `touched` unless this refresh listed it already.
+    @inline(__always)
+    mutating func note(_ id: EntityID, in touched: inout [EntityID]) {
+        let i = Int(id.raw)
+        if i >= stamp.count { stamp.append(contentsOf: repeatElement(0, count: i - stamp.count + 1)) }
+        if stamp[i] != generation {
+            stamp[i] = generation
+            touched.append(id)
+        }
     }
 
     /// Notes that the saves changed slot `i`.
@@ -94,7 +138,7 @@ struct SharedDiffOverlay {
             let id = EntityID(UInt32(i))
             store[id] = base.record(id)
             isDirty[i] = false
-            touched.append(id)
+            note(id, in: &touched)
         }
         dirty.removeAll(keepingCapacity: true)
         saves.removeAll(keepingCapacity: true)
@@ -112,23 +156,23 @@ struct SharedDiffOverlay {
             let id = n[k].id
             while j < o.count && o[j].id < id {
                 store[o[j].id] = nil
-                touched.append(o[j].id)
+                note(o[j].id, in: &touched)
                 j += 1
             }
             if j < o.count && o[j].id == id {
                 if o[j].record != n[k].record {
                     store[id] = n[k].record
-                    touched.append(id)
+                    note(id, in: &touched)
                 }
                 j += 1
             } else {
                 store[id] = n[k].record
-                touched.append(id)
+                note(id, in: &touched)
             }
         }
         while j < o.count {
             store[o[j].id] = nil
-            touched.append(o[j].id)
+            note(o[j].id, in: &touched)
             j += 1
         }
     }
@@ -137,17 +181,22 @@ struct SharedDiffOverlay {
     /// collections first, as `SharedDiffClient.apply` does), noting the slots changed.
     mutating func lay(_ steps: [InstantStep], collections: [SharedDiffClient.Collection], schema: Schema,
                       touched: inout [EntityID]) {
-        var changed: [Int] = []
+        var changed = scratch.take() ?? []
         for j in steps.indices {
             SharedDiffClient.fill(steps[j].op, in: &store, lookups: &lookups, collections: collections, changed: &changed)
             SharedDiffClient.applyStep(steps[j].op, to: &store, schema: schema, changed: &changed)
         }
         for i in changed {
             markDirty(i)
-            touched.append(EntityID(UInt32(i)))
+            note(EntityID(UInt32(i)), in: &touched)
         }
+        changed.removeAll(keepingCapacity: true)
+        scratch = changed
         saves.append(steps)
     }
+
+    /// `lay`'s list of changed slots, kept to save an allocation per save laid.
+    var scratch: [Int]?
 
     init(base: QueryResult) {
         self.base = base
@@ -157,7 +206,7 @@ struct SharedDiffOverlay {
     /// Whether the overlay can be extended into the one for `base` and the visible saves of
     /// `pending` (those the server answer at `processedTxID` does not reflect yet).
     func isPrefix(base: QueryResult, pending: [SharedDiffClient.SaveMutation], processedTxID: UInt64,
-                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil) -> Bool {
+                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil) -> Bool {
         guard self.base == base else { return false }
         var k = 0
         // By index: iterating would copy each save out of the array (a retain and a release per
@@ -169,9 +218,7 @@ struct SharedDiffOverlay {
         }
         guard k == saves.count else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
-        for j in lookups.indices {
-            if SharedDiffClient.seen(lookups[j].id, in: collections) != lookups[j].record { return false }
-        }
+        for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
         return true
     }
 }
@@ -199,7 +246,7 @@ extension SharedDiffClient {
             return shown == .empty ? nil : .empty
         }
         if let versions, overlay?.isUnchanged(base: base, processedTxID: c.processedTxID, versions: versions, shown: shown,
-                                              collections: collections, shownVersion: shownVersion) == true {
+                                              query: c.query, collections: collections, shownVersion: shownVersion) == true {
             return nil
         }
         var anyVisible = false
@@ -210,35 +257,37 @@ extension SharedDiffClient {
         }
         // Taken out of `overlay`, so `o` holds the only reference and its store changes in place.
         // `touched`: the slots where the store evaluated now may differ from the one `shown`
-        // was evaluated over (nil: unknown, evaluate in full).
+        // was evaluated over; `incremental`: whether `shown` was evaluated over this overlay's
+        // store (otherwise evaluate in full).
         var o: SharedDiffOverlay
-        var touched: [EntityID]?
-        if overlay?.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID, collections: collections,
-                             shownVersion: shownVersion) == true {
+        var touched: [EntityID] = []
+        var incremental = false
+        if overlay != nil {
+            let prefix = overlay!.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
+                                           collections: collections, shownVersion: shownVersion, query: c.query)
             o = overlay.take()!
-            touched = o.evaluated.flatMap { $0.result == shown ? $0.unsavedTouched : nil }
-        } else if var old = overlay.take() {
-            // Back to the answer the store mirrors, then to the new answer, then every visible
-            // save laid over again: only the slots written can differ.
-            var t = old.evaluated.flatMap { $0.result == shown ? $0.unsavedTouched : nil }
-            var scratch: [EntityID] = []
-            old.rollBackSaves(touched: &scratch)
-            old.rebase(on: base, touched: &scratch)
-            t?.append(contentsOf: scratch)
-            touched = t
-            o = old
+            o.beginTouching()
+            if let e = o.evaluated, let shown, e.result == shown {
+                incremental = true
+                for t in e.unsavedTouched { o.note(t, in: &touched) }
+            }
+            if !prefix {
+                // Back to the answer the store mirrors, then to the new answer; every visible save
+                // is laid over again below. Only the slots written can differ.
+                o.rollBackSaves(touched: &touched)
+                o.rebase(on: base, touched: &touched)
+            }
         } else {
             o = SharedDiffOverlay(base: base)
+            o.beginTouching()
         }
         o.evaluated = nil
-        var laid: [EntityID] = []
         var k = 0
         for p in pending.indices where isVisible(pending[p], above: c.processedTxID) {
             defer { k += 1 }
             if k < o.saves.count { continue }
-            o.lay(pending[p].steps, collections: collections, schema: schema, touched: &laid)
+            o.lay(pending[p].steps, collections: collections, schema: schema, touched: &touched)
         }
-        touched?.append(contentsOf: laid)
         var undo = EntityStore.UndoLog()
         var unsavedLookups: [(id: EntityID, record: EntityRecord?)] = []
         for u in unsaved {
@@ -249,9 +298,9 @@ extension SharedDiffClient {
         }
         let unsavedTouched = o.store.touched(by: undo)
         let r: QueryResult?
-        if var t = touched, let last = shown {
-            t.append(contentsOf: unsavedTouched)
-            r = judge(c.query, last, touched: t, in: o.store, schema: schema)
+        if incremental, let last = shown {
+            for t in unsavedTouched { o.note(t, in: &touched) }
+            r = judge(c.query, last, touched: touched, in: o.store, schema: schema)
         } else {
             r = c.query.evaluate(o.store, unlessEqualTo: shown)
         }
@@ -271,14 +320,7 @@ extension SharedDiffClient {
     /// that differs from `store` only in the slots `touched`: nil when no touched entity can
     /// change the result, the result patched where they are when the query allows it
     /// (`Query.mayChange`, `Query.patch`), evaluated in full otherwise.
-    static func judge(_ query: Query, _ last: QueryResult, touched: [EntityID], in store: EntityStore, schema: Schema) -> QueryResult? {
-        var t = touched
-        if t.count > 1 {
-            t.sort()
-            var n = 1
-            for i in 1..<t.count where t[i] != t[n - 1] { t[n] = t[i]; n += 1 }
-            t.removeSubrange(n...)
-        }
+    static func judge(_ query: Query, _ last: QueryResult, touched t: [EntityID], in store: EntityStore, schema: Schema) -> QueryResult? {
         if !query.mayChange(last, touched: t, in: store, schema: schema) { return nil }
         // A copy of `last`: patching it writes (and copies its entries) only if it changes.
         var view = last

@@ -78,7 +78,9 @@ extension SharedDiffClient {
     /// whole client (a retain and a release per field) for every collection on every refresh.
     /// Each view still sees the collections before it already refreshed (`seen`), as before. The
     /// views are laid over each collection's cached overlay (`SharedDiffOverlay`): the same
-    /// results, without re-applying every visible save on every refresh.
+    /// results, without re-applying every visible save on every refresh, without evaluating a
+    /// view whose inputs did not move (`versions`), and judging the others only where the
+    /// store changed.
     mutating func refreshViews(out: inout ClientOutbox<InstantUp>) {
         var cols: [Collection] = []
         swap(&cols, &collections)
