@@ -61,8 +61,13 @@ public struct SharedDiffClient: ClientMachine {
     public private(set) var connection = ReactorConnection()
     public var online: Bool { connection.online }
     public var status: Status { connection.status }
-    public internal(set) var pending: [SaveMutation] = []
-    public internal(set) var unsaved: [UnsavedWrite] = []
+    public internal(set) var pending: [SaveMutation] = [] { didSet { pendingVersion &+= 1 } }
+    public internal(set) var unsaved: [UnsavedWrite] = [] { didSet { unsavedVersion &+= 1 } }
+    /// Bumped by every change to `pending` or `unsaved` (any field of any element): a view whose
+    /// inputs were read at these versions needs no second evaluation while they stand
+    /// (`SharedDiffOverlay.Evaluation`). Observers, so no mutation can forget to bump them.
+    var pendingVersion: UInt64 = 0
+    var unsavedVersion: UInt64 = 0
     var confirmed = Set<WriteID>()
     /// Send timeouts of pending saves (shared Reactor rules).
     var timeouts = ReactorSendTimeouts()

@@ -1,20 +1,25 @@
 /// A collection's server answer with its visible save transactions laid over it, kept from one
-/// refresh to the next so a refresh lays over only what is new.
+/// refresh to the next so a refresh does only the work of what changed.
 ///
 /// Why: a save transaction carries the whole collection as full entities, and every refresh of
 /// every collection (after each write, save and server answer) rebuilt each view from its server
-/// answer and re-applied every visible save's steps: most of `sharedDiff`'s time, growing with the
-/// store times the number of saves in flight. The cache changes no result: it is reused only when
-/// the view computed from scratch would apply the very same steps to the very same start.
+/// answer, re-applied every visible save's steps and evaluated the query over the whole store:
+/// most of `sharedDiff`'s time, growing with the store times the number of saves in flight. The
+/// cache changes no result. The laid-over store is extended only when the view computed from
+/// scratch would apply the very same steps to the very same start:
 ///  - the server answer is the one the cache was built on (`==`, which is one pointer comparison
 ///    while the answer is the same value);
 ///  - the saves the cache laid over are, in order, a prefix of the saves now visible (their step
 ///    arrays compare equal, again by identity in practice);
 ///  - every `seen` lookup the laying over made (an entity a step needs and the store lacks, taken
 ///    from the collection that shows it) still gives the same answer.
-/// Otherwise the overlay is rebuilt. The unsaved writes, few and changing on every write and
-/// save, are laid over on top each time and rolled back with the store's undo log after the
-/// evaluation.
+/// Otherwise the store is rolled back to its answer (`dirty`: the only slots the saves changed),
+/// brought to the new answer where the two differ, and the visible saves laid over again. The
+/// unsaved writes, few and changing on every write and save, are laid over on top each time and
+/// rolled back with the store's undo log after the evaluation. Every slot any of this changes
+/// is noted, so the query is re-judged only where it can change (`Query.mayChange`,
+/// `Query.patch`) instead of evaluated over the whole store; and a refresh whose inputs did not
+/// move at all evaluates nothing (`Evaluation`).
 struct SharedDiffOverlay {
     /// The server answer the overlay starts from.
     var base: QueryResult
@@ -24,9 +29,174 @@ struct SharedDiffOverlay {
     var lookups: [(id: EntityID, record: EntityRecord?)] = []
     /// `base`'s entries with `saves` applied.
     var store: EntityStore
+    /// The slots of `store` the saves changed, each once (`store` holds `base`'s entries
+    /// everywhere else), and a flag per slot saying whether it is listed.
+    var dirty: [Int] = []
+    var isDirty: [Bool] = []
+    /// Per slot, the refresh (`generation`) that last listed it as touched: lists each slot once
+    /// without sorting or clearing.
+    var stamp: [UInt32] = []
+    var generation: UInt32 = 0
     /// The client's `shownVersion` when `lookups` were last known to hold: while it has not
     /// moved, no collection shows anything else, so they need no check.
     var verifiedAt: UInt64?
+    /// What the last evaluation over this overlay read besides `base`, `saves` and `lookups`,
+    /// and what it gave: while none of it has moved, the view is that result again, with
+    /// nothing laid over or evaluated (see `Evaluation`).
+    var evaluated: Evaluation?
+
+    /// The inputs of one evaluation that are not part of the laid-over store, and its result.
+    ///
+    /// Why: every refresh recomputed every collection's view, although most refreshes (a save
+    /// timer of another collection, an answer for another query) change nothing it reads. A
+    /// view is a pure function of the server answer, the visible saves in order, the unsaved
+    /// writes in order, and the answers of the `seen` lookups laying them over makes (only made
+    /// where the store lacks an entity, so the same inputs make the same lookups). The client
+    /// bumps a version whenever its pending saves or unsaved writes change in any way
+    /// (`SharedDiffClient.pendingVersion`, `unsavedVersion`), so equal versions, the same
+    /// answer at the same processed tx id, and lookups that still give the same records mean
+    /// the same view.
+    struct Evaluation {
+        var pendingVersion: UInt64
+        var unsavedVersion: UInt64
+        var processedTxID: UInt64
+        /// The `seen` lookups laying the unsaved writes over made, in order, with their answers.
+        var unsavedLookups: [(id: EntityID, record: EntityRecord?)]
+        /// The slots the unsaved writes changed: where the store evaluated differed from `store`.
+        var unsavedTouched: [EntityID]
+        var result: QueryResult
+    }
+
+    /// Whether the view over `base` and the client's state at these versions is `evaluated`'s
+    /// result again, and `shown` is that result. Marks the lookups checked at `shownVersion`.
+    mutating func isUnchanged(base: QueryResult, processedTxID: UInt64, versions: (pending: UInt64, unsaved: UInt64),
+                              shown: QueryResult?, query: Query, collections: [SharedDiffClient.Collection],
+                              shownVersion: UInt64?) -> Bool {
+        guard let e = evaluated, e.pendingVersion == versions.pending, e.unsavedVersion == versions.unsaved,
+              e.processedTxID == processedTxID, let shown, self.base == base, e.result == shown else { return false }
+        if let v = shownVersion, verifiedAt == v { return true }
+        for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
+        for j in e.unsavedLookups.indices where !Self.stands(e.unsavedLookups[j], for: query, in: collections) { return false }
+        verifiedAt = shownVersion
+        return true
+    }
+
+    /// Whether a `seen` lookup's answer still stands for a view of `query` (nil: any query): the
+    /// collections show the same record; or, for a query without includes and a record of
+    /// another namespace than its roots', a record of that namespace.
+    ///
+    /// Why the weaker test is exact: the view of a query without includes reads the namespace of
+    /// every record and the fields of its roots' namespace only, and a step's effect on any
+    /// other entity depends only on whether this one exists and in which namespace (a link
+    /// checks its target's namespace, a delete that it exists), which the weaker test keeps.
+    /// So the store may hold such an entity with values taken from an older answer, and every
+    /// view it gives is still the one a rebuild gives. Saves of one collection laid over
+    /// another's view (todos' saves over profiles') look up every entity they send, so with the
+    /// exact test every write to one collection rebuilt every other's overlay.
+    static func stands(_ lookup: (id: EntityID, record: EntityRecord?), for query: Query?,
+                       in collections: [SharedDiffClient.Collection]) -> Bool {
+        let now = SharedDiffClient.seen(lookup.id, in: collections)
+        if let query, query.includes.isEmpty, let was = lookup.record, was.namespace != query.namespace {
+            return now?.namespace == was.namespace
+        }
+        return now == lookup.record
+    }
+
+    /// Starts a refresh's list of touched slots (`note`).
+    mutating func beginTouching() {
+        generation &+= 1
+        if generation == 0 {
+            for i in stamp.indices { stamp[i] = 0 }
+            generation = 1
+        }
+    }
+
+    /// Adds slot `id` to `touched` unless this refresh listed it already.
+    @inline(__always)
+    mutating func note(_ id: EntityID, in touched: inout [EntityID]) {
+        let i = Int(id.raw)
+        if i >= stamp.count { stamp.append(contentsOf: repeatElement(0, count: i - stamp.count + 1)) }
+        if stamp[i] != generation {
+            stamp[i] = generation
+            touched.append(id)
+        }
+    }
+
+    /// Notes that the saves changed slot `i`.
+    mutating func markDirty(_ i: Int) {
+        if i >= isDirty.count { isDirty.append(contentsOf: repeatElement(false, count: i - isDirty.count + 1)) }
+        if !isDirty[i] {
+            isDirty[i] = true
+            dirty.append(i)
+        }
+    }
+
+    /// Takes the saves off: `store` holds `base`'s entries again. The slots restored are noted in
+    /// `touched`.
+    mutating func rollBackSaves(touched: inout [EntityID]) {
+        for i in dirty {
+            let id = EntityID(UInt32(i))
+            store[id] = base.record(id)
+            isDirty[i] = false
+            note(id, in: &touched)
+        }
+        dirty.removeAll(keepingCapacity: true)
+        saves.removeAll(keepingCapacity: true)
+        lookups.removeAll(keepingCapacity: true)
+    }
+
+    /// Brings a store without saves from `base`'s entries to `new`'s: a merge walk over both
+    /// (ascending ids) that writes only the slots that differ and notes them in `touched`.
+    mutating func rebase(on new: QueryResult, touched: inout [EntityID]) {
+        defer { base = new }
+        if base.entries == new.entries { return }  // the same buffer (or equal): nothing to do
+        var j = 0
+        let o = base.entries, n = new.entries
+        for k in 0..<n.count {
+            let id = n[k].id
+            while j < o.count && o[j].id < id {
+                store[o[j].id] = nil
+                note(o[j].id, in: &touched)
+                j += 1
+            }
+            if j < o.count && o[j].id == id {
+                if o[j].record != n[k].record {
+                    store[id] = n[k].record
+                    note(id, in: &touched)
+                }
+                j += 1
+            } else {
+                store[id] = n[k].record
+                note(id, in: &touched)
+            }
+        }
+        while j < o.count {
+            store[o[j].id] = nil
+            note(o[j].id, in: &touched)
+            j += 1
+        }
+    }
+
+    /// Lays one save's steps over `store` (each step's missing entities taken from the
+    /// collections first, as `SharedDiffClient.apply` does), noting the slots changed.
+    mutating func lay(_ steps: [InstantStep], collections: [SharedDiffClient.Collection], schema: Schema,
+                      touched: inout [EntityID]) {
+        var changed = scratch.take() ?? []
+        for j in steps.indices {
+            SharedDiffClient.fill(steps[j].op, in: &store, lookups: &lookups, collections: collections, changed: &changed)
+            SharedDiffClient.applyStep(steps[j].op, to: &store, schema: schema, changed: &changed)
+        }
+        for i in changed {
+            markDirty(i)
+            note(EntityID(UInt32(i)), in: &touched)
+        }
+        changed.removeAll(keepingCapacity: true)
+        scratch = changed
+        saves.append(steps)
+    }
+
+    /// `lay`'s list of changed slots, kept to save an allocation per save laid.
+    var scratch: [Int]?
 
     init(base: QueryResult) {
         self.base = base
@@ -36,19 +206,19 @@ struct SharedDiffOverlay {
     /// Whether the overlay can be extended into the one for `base` and the visible saves of
     /// `pending` (those the server answer at `processedTxID` does not reflect yet).
     func isPrefix(base: QueryResult, pending: [SharedDiffClient.SaveMutation], processedTxID: UInt64,
-                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil) -> Bool {
+                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil) -> Bool {
         guard self.base == base else { return false }
         var k = 0
-        for m in pending where SharedDiffClient.isVisible(m, above: processedTxID) {
+        // By index: iterating would copy each save out of the array (a retain and a release per
+        // array it owns).
+        for p in pending.indices where SharedDiffClient.isVisible(pending[p], above: processedTxID) {
             if k == saves.count { break }
-            if saves[k] != m.steps { return false }
+            if saves[k] != pending[p].steps { return false }
             k += 1
         }
         guard k == saves.count else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
-        for j in lookups.indices {
-            if SharedDiffClient.seen(lookups[j].id, in: collections) != lookups[j].record { return false }
-        }
+        for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
         return true
     }
 }
@@ -65,50 +235,97 @@ extension SharedDiffClient {
     /// the collection's cached overlay (`overlay`, updated) instead of a fresh copy of its server
     /// answer. Gives the same result: see `SharedDiffOverlay`.
     /// `shownVersion` is the client's (nil: check every lookup).
+    /// `versions` are the client's `pendingVersion` and `unsavedVersion` (nil: do not skip an
+    /// evaluation whose inputs did not move, `SharedDiffOverlay.Evaluation`).
     static func view(of c: Collection, overlay: inout SharedDiffOverlay?, shownVersion: UInt64? = nil,
+                     versions: (pending: UInt64, unsaved: UInt64)? = nil,
                      unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
                      unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
         guard let base = c.server else {
             overlay = nil
             return shown == .empty ? nil : .empty
         }
-        let anyVisible = pending.contains { isVisible($0, above: c.processedTxID) }
+        if let versions, overlay?.isUnchanged(base: base, processedTxID: c.processedTxID, versions: versions, shown: shown,
+                                              query: c.query, collections: collections, shownVersion: shownVersion) == true {
+            return nil
+        }
+        var anyVisible = false
+        for p in pending.indices where isVisible(pending[p], above: c.processedTxID) { anyVisible = true; break }
         if !anyVisible && unsaved.isEmpty {
             overlay = nil
             return shown == base ? nil : base
         }
         // Taken out of `overlay`, so `o` holds the only reference and its store changes in place.
+        // `touched`: the slots where the store evaluated now may differ from the one `shown`
+        // was evaluated over; `incremental`: whether `shown` was evaluated over this overlay's
+        // store (otherwise evaluate in full).
         var o: SharedDiffOverlay
-        if overlay?.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID, collections: collections,
-                             shownVersion: shownVersion) == true {
+        var touched: [EntityID] = []
+        var incremental = false
+        if overlay != nil {
+            let prefix = overlay!.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
+                                           collections: collections, shownVersion: shownVersion, query: c.query)
             o = overlay.take()!
+            o.beginTouching()
+            if let e = o.evaluated, let shown, e.result == shown {
+                incremental = true
+                for t in e.unsavedTouched { o.note(t, in: &touched) }
+            }
+            if !prefix {
+                // Back to the answer the store mirrors, then to the new answer; every visible save
+                // is laid over again below. Only the slots written can differ.
+                o.rollBackSaves(touched: &touched)
+                o.rebase(on: base, touched: &touched)
+            }
         } else {
-            overlay = nil
             o = SharedDiffOverlay(base: base)
+            o.beginTouching()
         }
+        o.evaluated = nil
         var k = 0
-        for m in pending where isVisible(m, above: c.processedTxID) {
+        for p in pending.indices where isVisible(pending[p], above: c.processedTxID) {
             defer { k += 1 }
             if k < o.saves.count { continue }
-            for s in m.steps {
-                fill(s.op, in: &o.store, lookups: &o.lookups, collections: collections)
-                applyStep(s.op, to: &o.store, schema: schema)
-            }
-            o.saves.append(m.steps)
+            o.lay(pending[p].steps, collections: collections, schema: schema, touched: &touched)
         }
         var undo = EntityStore.UndoLog()
+        var unsavedLookups: [(id: EntityID, record: EntityRecord?)] = []
         for u in unsaved {
             for op in u.write.ops {
-                fill(op, in: &o.store, undo: &undo, collections: collections)
+                fill(op, in: &o.store, undo: &undo, lookups: &unsavedLookups, collections: collections)
                 _ = o.store.apply(op, schema: schema, mode: .upsert, undo: &undo)
             }
         }
-        let r = c.query.evaluate(o.store, unlessEqualTo: shown)
+        let unsavedTouched = o.store.touched(by: undo)
+        let r: QueryResult?
+        if incremental, let last = shown {
+            for t in unsavedTouched { o.note(t, in: &touched) }
+            r = judge(c.query, last, touched: touched, in: o.store, schema: schema)
+        } else {
+            r = c.query.evaluate(o.store, unlessEqualTo: shown)
+        }
         o.store.rollBack(undo)
         // Every lookup was checked or made against what the collections show now.
         o.verifiedAt = shownVersion
+        if let versions, let result = r ?? shown {
+            o.evaluated = SharedDiffOverlay.Evaluation(pendingVersion: versions.pending, unsavedVersion: versions.unsaved,
+                                                       processedTxID: c.processedTxID, unsavedLookups: unsavedLookups,
+                                                       unsavedTouched: unsavedTouched, result: result)
+        }
         overlay = o
         return r
+    }
+
+    /// `query.evaluate(store, unlessEqualTo: last)`, given that `last` is the query over a store
+    /// that differs from `store` only in the slots `touched`: nil when no touched entity can
+    /// change the result, the result patched where they are when the query allows it
+    /// (`Query.mayChange`, `Query.patch`), evaluated in full otherwise.
+    static func judge(_ query: Query, _ last: QueryResult, touched t: [EntityID], in store: EntityStore, schema: Schema) -> QueryResult? {
+        if !query.mayChange(last, touched: t, in: store, schema: schema) { return nil }
+        // A copy of `last`: patching it writes (and copies its entries) only if it changes.
+        var view = last
+        if let changed = query.patch(&view, touched: t, in: store) { return changed ? view : nil }
+        return query.evaluate(store, unlessEqualTo: last)
     }
 
     /// `store.apply(op, schema: schema, mode: .upsert)`, except that a delete finds the records
@@ -116,17 +333,27 @@ extension SharedDiffClient {
     /// record of the store to test it (a retain and a release per array it owns), and a save of a
     /// partial collection carries a delete per tracked entity it does not show.
     static func applyStep(_ op: Op, to store: inout EntityStore, schema: Schema) {
+        var changed: [Int] = []
+        applyStep(op, to: &store, schema: schema, changed: &changed)
+    }
+
+    /// `applyStep(_:to:schema:)`, noting in `changed` every slot it may have written (the step's
+    /// entity; for a delete, also the records that linked to it).
+    static func applyStep(_ op: Op, to store: inout EntityStore, schema: Schema, changed: inout [Int]) {
         guard case .delete(let e, _) = op else {
+            changed.append(Int(op.entity.raw))
             _ = store.apply(op, schema: schema, mode: .upsert)
             return
         }
         guard store.contains(e) else { return }
         store[e] = nil
+        changed.append(Int(e.raw))
         let referrers: [Int] = store.records.withUnsafeBufferPointer { rb in
             var out: [Int] = []
             for i in 0..<rb.count where rb[i]?.refers(to: e) == true { out.append(i) }
             return out
         }
+        changed.append(contentsOf: referrers)
         for i in referrers {
             let id = EntityID(UInt32(i))
             var r = store[id]!
@@ -140,11 +367,21 @@ extension SharedDiffClient {
     /// needs that it lacks, from the collections that show them, noting each lookup in `lookups`.
     static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [(id: EntityID, record: EntityRecord?)],
                      collections: [Collection]) {
+        var changed: [Int] = []
+        fill(op, in: &store, lookups: &lookups, collections: collections, changed: &changed)
+    }
+
+    /// `fill`, noting in `changed` every slot it writes.
+    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [(id: EntityID, record: EntityRecord?)],
+                     collections: [Collection], changed: inout [Int]) {
         func need(_ e: EntityID) {
             guard !store.contains(e) else { return }
             let r = seen(e, in: collections)
             lookups.append((e, r))
-            if let r { store[e] = r }
+            if let r {
+                store[e] = r
+                changed.append(Int(e.raw))
+            }
         }
         switch op {
         case .update(let e, _, _), .unlink(let e, _, _): need(e)
@@ -153,10 +390,14 @@ extension SharedDiffClient {
         }
     }
 
-    /// `fill`, noting in `undo` what it puts.
-    static func fill(_ op: Op, in store: inout EntityStore, undo: inout EntityStore.UndoLog, collections: [Collection]) {
+    /// `fill`, noting in `undo` what it puts (and in `lookups` each lookup, as `fill` does).
+    static func fill(_ op: Op, in store: inout EntityStore, undo: inout EntityStore.UndoLog,
+                     lookups: inout [(id: EntityID, record: EntityRecord?)], collections: [Collection]) {
         func need(_ e: EntityID) {
-            if !store.contains(e), let r = seen(e, in: collections) { store.set(e, r, undo: &undo) }
+            guard !store.contains(e) else { return }
+            let r = seen(e, in: collections)
+            lookups.append((e, r))
+            if let r { store.set(e, r, undo: &undo) }
         }
         switch op {
         case .update(let e, _, _), .unlink(let e, _, _): need(e)

@@ -78,7 +78,9 @@ extension SharedDiffClient {
     /// whole client (a retain and a release per field) for every collection on every refresh.
     /// Each view still sees the collections before it already refreshed (`seen`), as before. The
     /// views are laid over each collection's cached overlay (`SharedDiffOverlay`): the same
-    /// results, without re-applying every visible save on every refresh.
+    /// results, without re-applying every visible save on every refresh, without evaluating a
+    /// view whose inputs did not move (`versions`), and judging the others only where the
+    /// store changed.
     mutating func refreshViews(out: inout ClientOutbox<InstantUp>) {
         var cols: [Collection] = []
         swap(&cols, &collections)
@@ -86,7 +88,8 @@ extension SharedDiffClient {
             guard cols[i].server != nil else { continue }
             var overlay: SharedDiffOverlay?
             swap(&overlay, &cols[i].overlay)
-            let fresh = Self.view(of: cols[i], overlay: &overlay, shownVersion: shownVersion, unlessEqualTo: cols[i].shown,
+            let fresh = Self.view(of: cols[i], overlay: &overlay, shownVersion: shownVersion,
+                                  versions: (pendingVersion, unsavedVersion), unlessEqualTo: cols[i].shown,
                                   collections: cols, pending: pending, unsaved: unsaved, schema: schema)
             cols[i].overlay = overlay
             if let view = fresh {
