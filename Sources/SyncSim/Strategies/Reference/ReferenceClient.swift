@@ -69,8 +69,9 @@ public struct ReferenceClient: ClientMachine {
     /// other slot of the view is the replica's, so a rebuild resets and re-lays only these (and
     /// the slots the replica changed), instead of copying the whole replica.
     var overlaid: [Int] = []
-    /// The slots of `view` put or reset since the subscriptions were last evaluated (repeats
-    /// allowed): a subscription none of them can affect keeps its result without an evaluation.
+    /// The slots of `view` put or reset since the subscriptions were last brought up to date
+    /// (repeats allowed): a subscription none of them can affect keeps its result, the others
+    /// are patched where they are, and the view's link index is updated at them.
     var viewDirty: [Int] = []
     /// Which rows of the view link to each entity, as of the last `yieldChanged` (kept up to date
     /// from `viewDirty`): how a subscription with an include is patched (`ViewPatch`).
