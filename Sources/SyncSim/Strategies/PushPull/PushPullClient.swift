@@ -7,9 +7,15 @@ public struct PushPullClient: ClientMachine {
     /// What survives a restart (with persistence on): the database, the queue, `lastPulledAt`.
     /// Open conflict prompts are UI and do not survive; their rows are pushed (and prompt) again.
     public struct Durable: Sendable {
-        public var records: [LocalRecord]
+        /// The database's rows, sharing the client's storage (see `PushPullTable`): the client
+        /// persists after most events, and a list of every row built each time cost the whole
+        /// database per event.
+        public var rows: PushPullTable.Rows
         public var queue: OperationQueue
         public var lastPulledAt: UInt64?
+
+        /// Every row, in id order.
+        public var records: [LocalRecord] { rows.all }
     }
 
     /// Where the one running sync is (WatermelonDB runs one `synchronize` at a time).
@@ -100,7 +106,7 @@ public struct PushPullClient: ClientMachine {
         syncCounter = UInt32(truncatingIfNeeded: context.incarnation) << 20
         nextConflict = UInt32(context.id.index) << 24 | UInt32(truncatingIfNeeded: context.incarnation) << 16
         if let durable {
-            records = PushPullTable(durable.records)
+            records = PushPullTable(durable.rows)
             queue = durable.queue
             // A push cut short by the crash: its rows wait for the next sync.
             queue.markFailed("interrupted by a restart")
@@ -111,8 +117,8 @@ public struct PushPullClient: ClientMachine {
     }
 
     public var durableState: Durable {
-        guard persistence else { return Durable(records: [], queue: OperationQueue(), lastPulledAt: nil) }
-        return Durable(records: records.rows, queue: queue, lastPulledAt: lastPulledAt)
+        guard persistence else { return Durable(rows: PushPullTable.Rows(), queue: OperationQueue(), lastPulledAt: nil) }
+        return Durable(rows: records.slots, queue: queue, lastPulledAt: lastPulledAt)
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {

@@ -54,8 +54,11 @@ enum ViewPatch {
                 let i = Int(e.raw)
                 let wasRoot = Self.contains(result.roots, e)
                 if forward {
-                    if wasRoot, let k = result.index(of: e) {
-                        result.entries[k].record.forEachTarget(of: link) { candidates.append($0) }
+                    if wasRoot {
+                        let k = Self.lowerBound(result.entries.count) { result.entries[$0].id < e }
+                        if k < result.entries.count && result.entries[k].id == e {
+                            result.entries[k].record.forEachTarget(of: link) { candidates.append($0) }
+                        }
                     }
                     if isRoot(i) { rb[i]!.forEachTarget(of: link) { candidates.append($0) } }
                 } else if wasRoot != isRoot(i) {
@@ -92,7 +95,7 @@ enum ViewPatch {
                 let present = k < entries.count && entries[k].id == e
                 if member {
                     if !present {
-                        entries.insert(QueryResult.Entry(id: e, record: rb[j]!), at: k)
+                        entries.insert(Self.entry(e, rb[j]!, like: entries.first), at: k)
                         changed = true
                     } else if entries[k].record != rb[j]! {
                         entries[k].record = rb[j]!
@@ -112,6 +115,17 @@ enum ViewPatch {
             result = QueryResult(roots: roots, entries: entries)
             return changed
         }
+    }
+
+    /// An entry of `e` with `record`. `QueryResult.Entry` has no public initialiser (and the
+    /// built-in strategies use only the public API, as a user's strategy must): an existing
+    /// entry is copied and rewritten, or, in an empty result, one is made by evaluating the
+    /// namespace's query over a store of this record alone.
+    static func entry(_ e: EntityID, _ record: EntityRecord, like template: QueryResult.Entry?) -> QueryResult.Entry {
+        var x = template ?? Query(record.namespace).evaluate(EntityStore(slots: [record])).entries[0]
+        x.id = e
+        x.record = record
+        return x
     }
 
     /// The first index in `0..<count` for which `before` is false (`before` is true on a prefix).
