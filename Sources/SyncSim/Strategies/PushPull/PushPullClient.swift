@@ -7,9 +7,15 @@ public struct PushPullClient: ClientMachine {
     /// What survives a restart (with persistence on): the database, the queue, `lastPulledAt`.
     /// Open conflict prompts are UI and do not survive; their rows are pushed (and prompt) again.
     public struct Durable: Sendable {
-        public var records: [LocalRecord]
+        /// The database's rows, sharing the client's storage (see `PushPullTable`): the client
+        /// persists after most events, and a list of every row built each time cost the whole
+        /// database per event.
+        public var rows: PushPullTable.Rows
         public var queue: OperationQueue
         public var lastPulledAt: UInt64?
+
+        /// Every row, in id order.
+        public var records: [LocalRecord] { rows.all }
     }
 
     /// Where the one running sync is (WatermelonDB runs one `synchronize` at a time).
@@ -100,18 +106,19 @@ public struct PushPullClient: ClientMachine {
         syncCounter = UInt32(truncatingIfNeeded: context.incarnation) << 20
         nextConflict = UInt32(context.id.index) << 24 | UInt32(truncatingIfNeeded: context.incarnation) << 16
         if let durable {
-            records = PushPullTable(durable.records)
+            records = PushPullTable(durable.rows)
             queue = durable.queue
             // A push cut short by the crash: its rows wait for the next sync.
             queue.markFailed("interrupted by a restart")
             lastPulledAt = durable.lastPulledAt
         }
-        _ = patchView()
+        var touched: [EntityID] = []
+        _ = patchView(touched: &touched)
     }
 
     public var durableState: Durable {
-        guard persistence else { return Durable(records: [], queue: OperationQueue(), lastPulledAt: nil) }
-        return Durable(records: records.rows, queue: queue, lastPulledAt: lastPulledAt)
+        guard persistence else { return Durable(rows: PushPullTable.Rows(), queue: OperationQueue(), lastPulledAt: nil) }
+        return Durable(rows: records.slots, queue: queue, lastPulledAt: lastPulledAt)
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
@@ -677,8 +684,9 @@ public struct PushPullClient: ClientMachine {
     ///
     /// Patched, not rebuilt: only the rows changed since the last patch are recomputed, plus the
     /// rows linking to a row that appeared, went, or changed namespace (their visible links
-    /// change). Returns the namespaces whose visible rows changed.
-    mutating func patchView() -> NamespaceSet {
+    /// change). Returns the namespaces whose visible rows changed, and appends to `touched` the
+    /// entities whose visible row changed (what a subscription's result is patched from).
+    mutating func patchView(touched: inout [EntityID]) -> NamespaceSet {
         var changed = NamespaceSet()
         let dirty = records.takeDirty()
         if dirty.isEmpty { return changed }
@@ -694,6 +702,7 @@ public struct PushPullClient: ClientMachine {
             if let o = oldNS { changed.insert(o) }
             if let n = new { changed.insert(n.namespace) }
             view[e] = new
+            touched.append(e)
         }
         return changed
     }
@@ -718,15 +727,33 @@ public struct PushPullClient: ClientMachine {
         return r2
     }
 
-    /// Subscriptions evaluate their query over the local database and yield when it changes.
-    /// A subscription whose namespaces (its own and the linked one) saw no visible change keeps
-    /// its result without being evaluated again.
+    /// Subscriptions show their query over the local database and yield when it changes.
+    /// A subscription whose namespaces (its own and the linked one) saw no visible change, or
+    /// that none of the changed rows can affect (`Query.mayChange`), keeps its result; the
+    /// others are patched where the rows changed (`ViewPatch`, with the table's reverse link
+    /// index), and evaluated over the whole view only when that cannot be done. Evaluating every
+    /// affected subscription made the cost of a write grow with the database.
     mutating func refreshYields(out: inout ClientOutbox<PushPullUp>) {
-        let changed = patchView()
+        var touched: [EntityID] = []
+        let changed = patchView(touched: &touched)
         if changed.isEmpty { return }
+        let table = records
         for i in subs.indices {
             let reads = subs[i].query.readNamespaces(in: schema)
             if reads.isDisjoint(with: changed) { continue }
+            if var shown = subs[i].shown {
+                // `shown` is the query over the view before `touched` changed (every change of
+                // the view goes through `patchView`, and every patch through here).
+                if !subs[i].query.mayChange(shown, touched: touched, in: view, schema: schema) { continue }
+                subs[i].shown = nil  // `shown` uniquely held here: patched in place
+                let patched = ViewPatch.patch(subs[i].query, &shown, touched: touched, in: view, schema: schema,
+                                              referrers: { table.referrers(of: $0) })
+                subs[i].shown = shown
+                if let patched {
+                    if patched { out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil))) }
+                    continue
+                }
+            }
             if let r = subs[i].query.evaluate(view, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))

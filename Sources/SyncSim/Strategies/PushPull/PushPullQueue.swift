@@ -45,10 +45,25 @@ public struct OperationQueue: Hashable, Sendable {
     }
 
     /// Outstanding writes, each once, in queue order.
+    ///
+    /// Read after every yield by the oracles, so kept free of hashing: a write's rows are
+    /// enqueued together, so dropping an outstanding row whose write is the previous outstanding
+    /// row's leaves each write once; a sorted copy confirms it (a write whose rows are not
+    /// adjacent would show twice), and only then is the list deduplicated by a set.
     public var outstandingWrites: [WriteID] {
         var out: [WriteID] = []
-        var seen = Set<WriteID>()
-        for r in rows where r.isOutstanding && seen.insert(r.write).inserted { out.append(r.write) }
+        var last: WriteID?
+        for r in rows where r.isOutstanding && r.write != last {
+            out.append(r.write)
+            last = r.write
+        }
+        if out.count < 2 { return out }
+        var sorted = out
+        sorted.sort()
+        for k in 1..<sorted.count where sorted[k] == sorted[k - 1] {
+            var seen = Set<WriteID>()
+            return out.filter { seen.insert($0).inserted }
+        }
         return out
     }
 

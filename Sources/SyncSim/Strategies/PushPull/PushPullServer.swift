@@ -31,8 +31,8 @@ public struct PushPullServer: ServerMachine {
     }
 
     public private(set) var data = EntityStore()
-    var meta: [EntityID: Meta] = [:]
-    var tombstones: [EntityID: UInt64] = [:]
+    var meta = PushPullEntityMap<Meta>()
+    var tombstones = PushPullEntityMap<UInt64>()
     var byClientKey: [UInt64: EntityID] = [:]
     var byServerKey: [UInt64: EntityID] = [:]
     /// The change counter (`lastPulledAt` is one of its values).

@@ -7,8 +7,32 @@
 ///  - the entities changed since the UI view was last brought up to date.
 ///
 /// Iteration is always in id order: no hash order reaches an outcome.
+///
+/// The rows are kept in chunks of `Rows.chunk` slots (`Rows`), so that a copy of them (what the
+/// client persists, `PushPullClient.Durable`) shares every chunk, and the next change after it
+/// copies one chunk and the list of chunks instead of the whole database: with persistence on,
+/// a client persists after most events, and copying every row each time made the cost of an
+/// event grow with the database.
 public struct PushPullTable: Sendable {
-    var slots: [LocalRecord?] = []
+    /// The rows in chunks of `chunk` slots by entity id; the last chunk is full too (slots past
+    /// the last row are empty).
+    public struct Rows: Sendable {
+        static let shift = 5
+        static let chunk = 1 << shift
+        var chunks: [[LocalRecord?]] = []
+
+        /// The number of slots (a multiple of `chunk`).
+        @inline(__always) var capacity: Int { chunks.count << Self.shift }
+
+        /// Every row, in id order.
+        public var all: [LocalRecord] {
+            var out: [LocalRecord] = []
+            for c in chunks { for r in c { if let r { out.append(r) } } }
+            return out
+        }
+    }
+
+    var slots = Rows()
     public private(set) var count = 0
     /// Locally changed rows (`_status` ≠ synced), ascending.
     public private(set) var changedIDs: [EntityID] = []
@@ -24,57 +48,73 @@ public struct PushPullTable: Sendable {
         for r in rows { self[r.entity] = r }
     }
 
+    /// The table of the rows `rows` holds (a restart restores the persisted rows), every row
+    /// marked changed.
+    init(_ rows: Rows) {
+        for c in rows.chunks { for r in c { if let r { self[r.entity] = r } } }
+    }
+
     @inline(__always) public subscript(e: EntityID) -> LocalRecord? {
-        get { Int(e.raw) < slots.count ? slots[Int(e.raw)] : nil }
+        get {
+            let i = Int(e.raw)
+            return i < slots.capacity ? slots.chunks[i >> Rows.shift][i & (Rows.chunk - 1)] : nil
+        }
         set { set(e, newValue) }
     }
 
     /// Whether `e` has a row (read in place, without copying it).
     @inline(__always) func has(_ e: EntityID) -> Bool {
         let i = Int(e.raw)
-        return i < slots.count && slots[i] != nil
+        return i < slots.capacity && slots.chunks[i >> Rows.shift][i & (Rows.chunk - 1)] != nil
     }
 
     /// The row's status, read in place.
     @inline(__always) func status(of e: EntityID) -> RecordStatus? {
         let i = Int(e.raw)
-        return i < slots.count ? slots[i]?.status : nil
+        return i < slots.capacity ? slots.chunks[i >> Rows.shift][i & (Rows.chunk - 1)]?.status : nil
     }
 
     /// The namespace of `e`'s row if it is live (not a local tombstone), read in place.
     @inline(__always) func liveNamespace(_ e: EntityID) -> NamespaceID? {
         let i = Int(e.raw)
-        guard i < slots.count, let st = slots[i]?.status, st != .deleted else { return nil }
-        return slots[i]?.record.namespace
+        guard i < slots.capacity else { return nil }
+        let c = i >> Rows.shift, k = i & (Rows.chunk - 1)
+        guard let st = slots.chunks[c][k]?.status, st != .deleted else { return nil }
+        return slots.chunks[c][k]?.record.namespace
     }
 
     /// Every row, in id order.
-    public var rows: [LocalRecord] {
-        var out: [LocalRecord] = []
-        out.reserveCapacity(count)
-        for r in slots { if let r { out.append(r) } }
-        return out
-    }
+    public var rows: [LocalRecord] { slots.all }
 
     /// Changes one field of a row in place (no copy of the rest of the table).
     @inline(__always) mutating func modify<T>(_ e: EntityID, _ body: (inout LocalRecord) -> T) -> T? {
-        let i = Int(e.raw)
-        guard i < slots.count, var r = slots[i] else { return nil }
+        guard var r = self[e] else { return nil }
         let out = body(&r)
         set(e, r)
         return out
     }
 
-    mutating func set(_ e: EntityID, _ new: LocalRecord?) {
-        let i = Int(e.raw)
-        if i >= slots.count {
-            if new == nil { return }
-            let grow = i - slots.count + 1
-            slots.append(contentsOf: repeatElement(nil, count: grow))
+    /// Makes room for slot `i` in every per-slot array.
+    mutating func grow(to i: Int) {
+        if i >= slots.capacity {
+            let chunks = (i >> Rows.shift) + 1 - slots.chunks.count
+            slots.chunks.append(contentsOf: repeatElement([LocalRecord?](repeating: nil, count: Rows.chunk), count: chunks))
+        }
+        if i >= incoming.count {
+            let grow = i - incoming.count + 1
             incoming.append(contentsOf: repeatElement([], count: grow))
             isDirty.append(contentsOf: repeatElement(false, count: grow))
         }
-        let old = slots[i]
+    }
+
+    mutating func set(_ e: EntityID, _ new: LocalRecord?) {
+        let i = Int(e.raw)
+        if i >= slots.capacity || i >= incoming.count {
+            if new == nil && i >= slots.capacity { return }
+            grow(to: i)
+        }
+        let c = i >> Rows.shift, k = i & (Rows.chunk - 1)
+        let old = slots.chunks[c][k]
         if old == nil && new == nil { return }
         markDirty(e)
         let wasChanged = old.map { $0.status != .synced } ?? false
@@ -85,20 +125,15 @@ public struct PushPullTable: Sendable {
         count += (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
         // The reverse link index, updated only when the targets differ.
         if let o = old?.record, let n = new?.record, Self.sameTargets(o, n) {
-            slots[i] = new
+            slots.chunks[c][k] = new
             return
         }
         if let o = old?.record { Self.forEachTarget(o) { t in if Int(t.raw) < incoming.count { Self.remove(e, from: &incoming[Int(t.raw)]) } } }
-        slots[i] = new
+        slots.chunks[c][k] = new
         if let n = new?.record {
             Self.forEachTarget(n) { t in
                 let j = Int(t.raw)
-                if j >= incoming.count {
-                    let grow = j - incoming.count + 1
-                    slots.append(contentsOf: repeatElement(nil, count: grow))
-                    incoming.append(contentsOf: repeatElement([], count: grow))
-                    isDirty.append(contentsOf: repeatElement(false, count: grow))
-                }
+                if j >= incoming.count { grow(to: j) }
                 Self.insert(e, into: &incoming[j])
             }
         }
@@ -106,7 +141,7 @@ public struct PushPullTable: Sendable {
 
     /// Empties the table (force from server), marking every row that was there as changed.
     mutating func removeAll() {
-        for i in slots.indices where slots[i] != nil { set(EntityID(UInt32(i)), nil) }
+        for i in 0..<slots.capacity where has(EntityID(UInt32(i))) { set(EntityID(UInt32(i)), nil) }
     }
 
     @inline(__always) mutating func markDirty(_ e: EntityID) {

@@ -69,9 +69,13 @@ public struct ReferenceClient: ClientMachine {
     /// other slot of the view is the replica's, so a rebuild resets and re-lays only these (and
     /// the slots the replica changed), instead of copying the whole replica.
     var overlaid: [Int] = []
-    /// The slots of `view` put or reset since the subscriptions were last evaluated (repeats
-    /// allowed): a subscription none of them can affect keeps its result without an evaluation.
+    /// The slots of `view` put or reset since the subscriptions were last brought up to date
+    /// (repeats allowed): a subscription none of them can affect keeps its result, the others
+    /// are patched where they are, and the view's link index is updated at them.
     var viewDirty: [Int] = []
+    /// Which rows of the view link to each entity, as of the last `yieldChanged` (kept up to date
+    /// from `viewDirty`): how a subscription with an include is patched (`ViewPatch`).
+    var viewLinks = ViewLinkIndex()
     var subs: [Subscription] = []
     var onceWaiting: [OnceWait] = []
     var online = false
@@ -116,6 +120,7 @@ public struct ReferenceClient: ClientMachine {
         let (v, valid) = (replicaVersion, replicaValid)
         confirmed.removeAll { valid && $0.version <= v }
         rebuildView()
+        viewLinks = ViewLinkIndex(view.store)
     }
 
     public var durableState: Durable {
@@ -342,20 +347,24 @@ public struct ReferenceClient: ClientMachine {
     /// Every subscription whose result differs from what it last showed yields the new result.
     /// A subscription already shown that no slot changed since can affect is skipped
     /// (`Self.affects`): evaluating it cost a pass over the whole view per subscription per step;
-    /// one without an include is patched where the dirty slots are (`Query.patch`).
+    /// one without an include, or with one level of include, is patched where the dirty slots
+    /// are (`ViewPatch`, with the view's reverse link index).
     mutating func yieldChanged(out: inout ClientOutbox<Up>) {
         guard replicaValid else { return }
         var dirty: [Int] = []
         swap(&dirty, &viewDirty)
+        for d in dirty { viewLinks.update(d, in: view.store) }
+        let links = viewLinks
         var touched: [EntityID]?
         for i in subs.indices {
             if var shown = subs[i].shown {
                 if !Self.affects(dirty, subs[i].query, shown: shown, view: view.store, schema: schema) { continue }
-                // `shown` is the query over the view before the dirty slots changed: without an
-                // include, patch it where they are (`Query.patch`) instead of evaluating it again.
+                // `shown` is the query over the view before the dirty slots changed: patch it
+                // where they are (`ViewPatch`) instead of evaluating it again.
                 if touched == nil { touched = dirty.map { EntityID(UInt32($0)) } }
                 subs[i].shown = nil  // `shown` uniquely held here: patched in place
-                let changed = subs[i].query.patch(&shown, touched: touched!, in: view.store)
+                let changed = ViewPatch.patch(subs[i].query, &shown, touched: touched!, in: view.store, schema: schema,
+                                              referrers: { links.referrers(of: $0) })
                 subs[i].shown = shown
                 if let changed {
                     if changed { out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh))) }

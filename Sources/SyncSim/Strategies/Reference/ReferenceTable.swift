@@ -236,8 +236,11 @@ public struct ReferenceTable: Hashable, Sendable {
                 s.version = version
                 put(e, s, schema: schema, journal: &journal)
                 for i in states.indices {
-                    guard var r = states[i], !r.deleted,
-                          r.links.contains(e) || r.manyLinks.contains(where: { $0.contains { $0.target == e && $0.present } }) else { continue }
+                    // Tested in place: binding every slot's state to test it copied it (a
+                    // reference count per register array, for every entity, on every delete).
+                    guard states[i]?.deleted == false,
+                          states[i]!.links.contains(e) || states[i]!.manyLinks.contains(where: { $0.contains { $0.target == e && $0.present } }) else { continue }
+                    var r = states[i]!
                     for l in r.links.indices where r.links[l] == e { r.links[l] = nil }
                     for l in r.manyLinks.indices { r.manyLinks[l].removeAll { $0.target == e } }
                     r.version = version
