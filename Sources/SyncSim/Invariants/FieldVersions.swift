@@ -13,20 +13,26 @@ struct FieldVersions: Sendable {
         var value: FieldValue
     }
 
-    /// Keyed by `Monitor.key(entity, field)`; only looked up, never iterated.
-    private var table: [UInt64: [Version]] = [:]
+    /// Keyed by `Monitor.key(entity, field)`; only looked up, never iterated. A key never
+    /// noted reads as no versions.
+    private var table: KeyTable<[Version]>
+
+    /// `stride`: the schema's field count (how `KeyTable` lays the keys out).
+    init(stride: Int = 1) { table = KeyTable(stride: stride, blank: []) }
 
     /// Records the value the data holds for `key` after transaction `tx`, if it changed.
     mutating func note(_ key: UInt64, _ value: FieldValue, tx: Int32) {
-        if let last = table[key]?.last, last.value == value { return }
-        table[key, default: []].append(Version(tx: tx, value: value))
+        table.modify(key) { vs in
+            if let last = vs.last, last.value == value { return }
+            vs.append(Version(tx: tx, value: value))
+        }
     }
 
     /// The values the data held for `key` at any moment between log positions `from` and
     /// `before`: the one current when transaction `from` began (the initial value if none) and
     /// those transactions `from ..< before` produced, in order.
     func held(_ key: UInt64, from: Int32, before: Int32, initial: FieldValue?) -> [FieldValue] {
-        let vs = table[key] ?? []
+        let vs = table[key]
         var out: [FieldValue] = []
         if let current = vs.last(where: { $0.tx < from })?.value ?? initial { out.append(current) }
         for v in vs where v.tx >= from && v.tx < before { out.append(v.value) }
@@ -36,7 +42,7 @@ struct FieldVersions: Sendable {
     /// Whether the server's data ever held a value other than `value` for `key` (after the
     /// initial data, which the caller checks).
     func holdsOther(than value: FieldValue, _ key: UInt64) -> Bool {
-        table[key]?.contains { $0.value != value } ?? false
+        table[key].contains { $0.value != value }
     }
 
     /// The oldest and newest version holding `value` (the initial data is version -1), or nil if
@@ -44,9 +50,7 @@ struct FieldVersions: Sendable {
     func range(of value: FieldValue, _ key: UInt64, initial: FieldValue?) -> (oldest: Int32, newest: Int32)? {
         var lo = Int32.max, hi = Int32.min
         if initial == value { lo = -1; hi = -1 }
-        if let vs = table[key] {
-            for v in vs where v.value == value { lo = min(lo, v.tx); hi = max(hi, v.tx) }
-        }
+        for v in table[key] where v.value == value { lo = min(lo, v.tx); hi = max(hi, v.tx) }
         return lo == Int32.max ? nil : (lo, hi)
     }
 }

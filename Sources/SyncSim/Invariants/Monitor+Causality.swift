@@ -24,11 +24,12 @@ extension Monitor {
     /// length then, and per (entity, field) it assigns, the writer's floor (`floors`).
     mutating func noteObserved(intent i: Int32, _ w: UserWrite, client: ClientID?) {
         logAtIntent.append(appliedCount)
-        guard let c = client, !floors[c.index].isEmpty else { return }
+        guard let c = client, hasFloors[c.index] else { return }
         for op in w.ops {
             for x in op.assignments {
                 let k = Self.key(op.entity, x.field)
-                if let f = floors[c.index][k] { floorAtIntent[UInt64(i) << 32 | k] = f }
+                let f = floors[c.index][k]
+                if f != Self.noFloor { floorAtIntent[UInt64(i) << 32 | k] = f }
             }
         }
     }

@@ -90,6 +90,14 @@ extension Monitor {
                 latest[session] = (it.write.id, f)
             }
         }
+        // Each client's intents (positions in `h.intents`, in order): a refusal is weighed against
+        // its own client's writes only, so it reads that list instead of every intent.
+        var byClient: [[Int]] = Array(repeating: [], count: clientCount)
+        if !refusals.isEmpty {
+            for (i, it) in h.intents.enumerated() {
+                if case .client(let c) = it.origin { byClient[c.index].append(i) }
+            }
+        }
         for r in refusals {
             guard case .client(let c) = r.origin, !reported[c.index] else { continue }
             for w in r.writes {
@@ -101,7 +109,9 @@ extension Monitor {
                 })
                 var why: String?
                 let session = tenants.active ? Self.get(intentOfWrite, w).map { tenant(ofIntent: $0) } : nil
-                for other in h.intents where other.origin == r.origin && other.write.id != w {
+                for oi in byClient[c.index] {
+                    let other = h.intents[oi]
+                    guard other.origin == r.origin && other.write.id != w else { continue }
                     if let session, Self.get(intentOfWrite, other.write.id).map({ tenant(ofIntent: $0) }) != session { continue }
                     guard let f = Self.get(firstApplied, other.write.id) else { continue }
                     if other.time > it.time || (other.time == it.time && other.write.id.raw > w.raw) {

@@ -56,7 +56,7 @@ extension Monitor {
         cachedQueries[c.index] = []
         cachedRoots[c.index] = []
         if refreshingCache?.client == c.index { refreshingCache = nil }
-        yieldMemos[c.index] = [:]
+        yieldMemos[c.index] = []
     }
 
     /// `cachedSubscriptionOffline` excuses a missing cached root that the client's own

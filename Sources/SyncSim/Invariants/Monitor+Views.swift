@@ -89,53 +89,79 @@ extension Monitor {
 
     /// neverRevertOwnWrite and monotonicReads, on one yield.
     ///
-    /// monotonicReads is judged incrementally (`YieldMemo`): an entry shown unchanged since this
-    /// subscription's last yield gives the same verdict as then unless the client's floor of one
-    /// of its keys rose since (another yield showed a newer version), its check reported a
-    /// violation then (reported again, as a full re-check would), or one of its values was not
-    /// yet a server version then (it may be one now). Only those entries and the changed ones are
-    /// checked, in entry order, with the same per-entry code: the verdicts are exactly a full
-    /// re-check's, at a cost that follows what changed instead of the result's size. Why it is
-    /// exact: a value's oldest version never changes once it exists and floors only rise, so an
-    /// unchanged entry whose floors did not rise can neither raise a floor nor newly violate.
+    /// Both are judged incrementally (`YieldMemo`), from what this subscription showed at its
+    /// previous yield: the entries that are new or differ since then (a merge walk of the two
+    /// sorted lists; an unchanged entry is found equal by comparing its record, whose arrays
+    /// are usually shared, so it costs a few comparisons, not a walk of its values) are the only
+    /// ones whose verdict can have changed, besides those listed below. The verdicts are exactly a
+    /// full re-check's, at a cost that follows what changed instead of the result's size.
+    ///
+    /// monotonicReads: an entry shown unchanged since this subscription's last yield gives the
+    /// same verdict as then unless the client's floor of one of its keys rose since (another yield
+    /// showed a newer version), its check reported a violation then (reported again, as a full
+    /// re-check would), or one of its values was not yet a server version then (it may be one
+    /// now). Only those entries and the changed ones are checked, in entry order, with the same
+    /// per-entry code. Why it is exact: a value's oldest version never changes once it exists and
+    /// floors only rise, so an unchanged entry whose floors did not rise can neither raise a floor
+    /// nor newly violate.
+    ///
+    /// neverRevertOwnWrite: see `checkOwnWrites` (the open writes found fine at the last yield
+    /// are checked again only on the entities whose entries changed).
     mutating func checkYield<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ sim: O, at t: Int64) {
         let refreshing = refreshingCache
         refreshingCache = nil
         guard let r = sim.shown(c, s) else { return }
-        if !openWrites[c.index].isEmpty { checkOwnWrites(c, s, r, sim.pendingWrites(of: c), sim, at: t) }
+        let entries = r.entries
+        let m = yieldMemos[c.index].firstIndex { $0.subscription == s }
+        // Changed or new entries since this subscription's last yield, ascending: a merge walk
+        // (both lists ascend by id). Without a memo everything is checked.
+        var changed: [EntityID] = []
+        if let m {
+            let old = yieldMemos[c.index][m].shown
+            // Read in place through the buffers (no retain and release of each record); the
+            // same buffer (a result the client kept) is the same entries without a walk.
+            entries.withUnsafeBufferPointer { now in
+                old.withUnsafeBufferPointer { was in
+                    if now.count == was.count && now.baseAddress == was.baseAddress { return }
+                    var j = 0
+                    for i in 0..<now.count {
+                        let id = now[i].id
+                        while j < was.count && was[j].id < id { j += 1 }
+                        if j < was.count && was[j].id == id && was[j].record == now[i].record { continue }
+                        changed.append(id)
+                    }
+                }
+            }
+        }
+        var ownFine = intentCount
+        if !openWrites[c.index].isEmpty {
+            ownFine = checkOwnWrites(c, s, r, sim, at: t, fineBelow: m.map { yieldMemos[c.index][$0].ownFine } ?? 0, changed: changed)
+        }
         if let p = refreshing, p.client == c.index {
             // What the cache holds: the roots shown, except those the client's own writes still
             // open (pending) create or update, which it may show only as an overlay on the
             // server's result (a cache of server results need not contain them).
-            var roots = r.roots
+            // (Kept as the roots and the exclusions, filtered only when read: rare, where a
+            // yield is frequent and its roots many.)
+            var touched: [EntityID] = []
             if !openWrites[c.index].isEmpty {
                 let h = sim.history
-                var touched: [EntityID] = []
                 for i in openWrites[c.index] {
                     for op in h.intents[Int(i)].write.ops where op.assignmentsIfWrite != nil { touched.append(op.entity) }
                 }
-                roots.removeAll { touched.contains($0) }
             }
-            cachedRoots[p.client][p.index] = roots
+            cachedRoots[p.client][p.index] = CachedRoots(roots: r.roots, excluded: touched)
         }
-        let entries = r.entries
         var recheck: [EntityID] = []
-        if let memo = yieldMemos[c.index].removeValue(forKey: s) {
-            var ids = memo.recheck
+        if let m {
+            var ids: [EntityID] = []
+            swap(&ids, &yieldMemos[c.index][m].recheck)
             let raises = floorRaises[c.index]
-            if memo.raisedSeen < raises.count {
-                for k in raises[memo.raisedSeen...] { ids.append(EntityID(UInt32(truncatingIfNeeded: k >> 8))) }
+            let seen = yieldMemos[c.index][m].raisedSeen
+            if seen < raises.count {
+                for k in raises[seen...] { ids.append(EntityID(UInt32(truncatingIfNeeded: k >> 8))) }
             }
-            // Changed or new entries: a merge walk (both lists ascend by id).
-            let old = memo.shown
-            if entries != old {
-                var j = 0
-                for entry in entries {
-                    while j < old.count && old[j].id < entry.id { j += 1 }
-                    if j < old.count && old[j].id == entry.id && old[j].record == entry.record { continue }
-                    ids.append(entry.id)
-                }
-            }
+            ids.append(contentsOf: changed)
             if !ids.isEmpty {
                 ids.sort()
                 var last: EntityID?
@@ -145,10 +171,13 @@ extension Monitor {
                     if !checkMonotonic(c, s, entries[i], at: t) { recheck.append(id) }
                 }
             }
+            yieldMemos[c.index][m] = YieldMemo(subscription: s, shown: entries, raisedSeen: floorRaises[c.index].count,
+                                               recheck: recheck, ownFine: ownFine)
         } else {
             for entry in entries where !checkMonotonic(c, s, entry, at: t) { recheck.append(entry.id) }
+            yieldMemos[c.index].append(YieldMemo(subscription: s, shown: entries, raisedSeen: floorRaises[c.index].count,
+                                                 recheck: recheck, ownFine: ownFine))
         }
-        yieldMemos[c.index][s] = YieldMemo(shown: entries, raisedSeen: floorRaises[c.index].count, recheck: recheck)
     }
 
     /// monotonicReads on one entry shown (every field except the client's own keys). Returns
@@ -162,9 +191,10 @@ extension Monitor {
             guard let v = value else { continue }
             let f = FieldID(UInt8(fi))
             let k = Self.key(e, f)
-            if ownKeys[c.index].contains(k) { continue }
+            if ownKeys[c.index][k] { continue }
             guard let range = versions.range(of: v, k, initial: initial?[f]) else { settled = false; continue }
-            if let floor = floors[c.index][k] {
+            let floor = floors[c.index][k]
+            if floor != Self.noFloor {
                 if range.newest < floor {
                     settled = false
                     report(Violation(.monotonicReads, at: t, client: c, entity: e,
@@ -177,6 +207,7 @@ extension Monitor {
                 }
             } else {
                 floors[c.index][k] = range.oldest
+                hasFloors[c.index] = true
                 floorRaises[c.index].append(k)
             }
         }
@@ -199,12 +230,36 @@ extension Monitor {
     ///
     /// Runs on every yield of a client with open writes, so each open write must cost little:
     /// "told" is a dense table by write id (`toldOutcome`), "still queued" a stamp per write id
-    /// set from `pending` once per call (not a scan of `pending` per open write), and intents and
-    /// records are read in place (binding one copies its arrays: a retain and a release each).
-    mutating func checkOwnWrites<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ r: QueryResult, _ pending: [WriteID],
-                                                  _ sim: O, at t: Int64) {
+    /// set from the pending queue once per call (not a scan of it per open write; read only when
+    /// some open write's outcome was not told), and intents and records are read in place
+    /// (binding one copies its arrays: a retain and a release each).
+    ///
+    /// Incremental: the open writes before intent `fineBelow` were all found fine at this
+    /// subscription's previous yield, so only their steps on entities in `changed` (the entries
+    /// new or different since then, ascending) are checked again. Exact because "fine" only
+    /// stays fine while the entry shown is the same: a step on an entity the result lacks, a
+    /// value shown equal to the one written, a delete that may follow the write, or a writer of
+    /// the value shown that may follow it; writers and deletes only accrue, and whether one
+    /// intent may follow another only turns from false to true (an intent's first application
+    /// never moves and the other's last one only moves later). Open writes only leave the list or
+    /// join it at its end (with a larger intent index), so the first violation in list order is
+    /// the one a full check reports. Returns the new bound: every open write fine (the next
+    /// intent's index), or the first one that was not.
+    mutating func checkOwnWrites<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ r: QueryResult, _ sim: O,
+                                                  at t: Int64, fineBelow: Int32, changed: [EntityID]) -> Int32 {
         let h = sim.history
         // A write leaves the open set once its outcome is known: told, or out of the queue.
+        let told = toldOutcome, feedback = feedbackAt
+        h.intents.withUnsafeBufferPointer { intents in
+            openWrites[c.index].removeAll { i in
+                let w = intents[Int(i)].write.id
+                let k = Int(w.raw)
+                if k < Self.denseLimit { return k < told.count && told[k] }
+                return feedback[w] != nil
+            }
+        }
+        guard !openWrites[c.index].isEmpty else { return intentCount }
+        let pending = sim.pendingWrites(of: c)
         pendingStamp &+= 1
         let stamp = pendingStamp
         for w in pending {
@@ -213,32 +268,49 @@ extension Monitor {
             if i >= pendingStamps.count { pendingStamps.append(contentsOf: repeatElement(0, count: i - pendingStamps.count + 1)) }
             pendingStamps[i] = stamp
         }
-        let told = toldOutcome, stamps = pendingStamps, feedback = feedbackAt
+        let stamps = pendingStamps
         h.intents.withUnsafeBufferPointer { intents in
             openWrites[c.index].removeAll { i in
                 let w = intents[Int(i)].write.id
                 let k = Int(w.raw)
-                if k < Self.denseLimit { return (k < told.count && told[k]) || k >= stamps.count || stamps[k] != stamp }
-                return feedback[w] != nil || !pending.contains(w)
+                if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
+                return !pending.contains(w)
             }
         }
-        guard !openWrites[c.index].isEmpty else { return }
+        guard !openWrites[c.index].isEmpty else { return intentCount }
         // Constant for a run: read once (a strategy's `info` builds its whole description).
         if runRules == nil { runRules = (sim.arbitration, max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)) }
         let (arbitration, maxSkew) = runRules!
-        h.intents.withUnsafeBufferPointer { intents in
-            for wi in openWrites[c.index] {
-                let ops = intents[Int(wi)].write.ops
-                for op in ops {
+        func isChanged(_ e: EntityID) -> Bool {
+            var lo = 0, hi = changed.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if changed[mid] == e { return true }
+                if changed[mid] < e { lo = mid + 1 } else { hi = mid }
+            }
+            return false
+        }
+        let open = openWrites[c.index]
+        return h.intents.withUnsafeBufferPointer { intents -> Int32 in
+            for wi in open {
+                let known = wi < fineBelow
+                if known && changed.isEmpty { continue }
+                for op in intents[Int(wi)].write.ops {
+                    if known && !isChanged(op.entity) { continue }
                     guard let a = op.assignmentsIfWrite, let ri = r.index(of: op.entity) else { continue }
                     // A delete that may follow the write ends what it promised for the entity: whatever
                     // the record shows afterwards (an entity re-created by a later update) is not a revert.
-                    if let ds = deleters[op.entity],
-                       superseded(op.entity, by: ds, intents[Int(wi)], wi, arbitration: arbitration, maxSkew: maxSkew, h) { continue }
+                    // (Pure, so asked only when some value differs.)
+                    var deleted: Bool?
                     for x in a {
                         guard let shown = r.entries[ri].record[x.field], shown != x.value else { continue }
+                        if deleted == nil {
+                            deleted = deleters[op.entity].map { superseded(op.entity, by: $0, intents[Int(wi)], wi, arbitration: arbitration, maxSkew: maxSkew, h) } ?? false
+                        }
+                        if deleted! { break }
                         let k = Self.key(op.entity, x.field)
-                        let explained = (writersOf[k] ?? []).contains { j in
+                        // Newest writers first: the one that explains a value shown is usually recent.
+                        let explained = (writersOf[k] ?? []).reversed().contains { j in
                             j != wi && Self.value(of: intents[Int(j)], op.entity, x.field) == shown
                                 && mayFollow(intents[Int(j)], j, intents[Int(wi)], wi, arbitration: arbitration, maxSkew: maxSkew)
                         }
@@ -248,11 +320,12 @@ extension Monitor {
                                               "\(c)'s \(w.write.id) set \(EntityRef(op.entity, r.entries[ri].record.namespace)).\(x.field.name) = \(x.value) and is still pending, but \(s) shows \(shown), which no write that may follow it wrote")
                             v.culprit = Self.culprit(w.origin, op) + " reverted"
                             report(v)
-                            return
+                            return wi
                         }
                     }
                 }
             }
+            return intentCount
         }
     }
 
@@ -278,13 +351,39 @@ extension Op {
 }
 
 extension Monitor {
+    /// The roots a client's cache holds for one query (`cachedRoots`): those of the last
+    /// connected yield, less the entities the client's open writes created or updated then.
+    struct CachedRoots: Sendable {
+        var roots: [EntityID] = []
+        var excluded: [EntityID] = []
+        /// The roots held.
+        var value: [EntityID] { excluded.isEmpty ? roots : roots.filter { !excluded.contains($0) } }
+    }
+
+    /// Whether `r` has `e` as a root: found by binary search (roots ascend), and only when
+    /// that misses, by a scan, so the answer never depends on the order being kept.
+    static func hasRoot(_ r: QueryResult, _ e: EntityID) -> Bool {
+        let roots = r.roots
+        var lo = 0, hi = roots.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if roots[mid] == e { return true }
+            if roots[mid] < e { lo = mid + 1 } else { hi = mid }
+        }
+        return roots.contains(e)
+    }
+
     /// What monotonicReads last checked for one subscription of a client (`checkYield`).
     struct YieldMemo: Sendable {
+        var subscription: SubscriptionID
         /// The entries as of that yield.
         var shown: [QueryResult.Entry]
         /// How many of the client's floor raises (`floorRaises`) it had seen.
         var raisedSeen: Int
         /// Entities to check again even if unchanged, ascending.
         var recheck: [EntityID]
+        /// neverRevertOwnWrite: the client's open writes made before this intent were all fine
+        /// then (`checkOwnWrites`).
+        var ownFine: Int32
     }
 }

@@ -30,7 +30,7 @@ struct Monitor: Sendable {
     var cachedQueries: [[Query]]
     /// Per client, parallel to `cachedQueries`: the roots of the last result a connected yield
     /// showed for that query (what the cache holds, `checkCachedYieldIsCache`).
-    var cachedRoots: [[[EntityID]]]
+    var cachedRoots: [[CachedRoots]]
     /// The cache entry (client, index in `cachedQueries`) the yield being told refreshes; its
     /// result is read in `checkYield`, which the simulator calls right after `told`.
     var refreshingCache: (client: Int, index: Int)?
@@ -74,9 +74,12 @@ struct Monitor: Sendable {
     /// Position in `History.intents` of each write id (dense); -1 = none.
     var intentOfWrite: [Int32] = []
     /// (entity, field) keys each client's own user wrote (monotonicReads leaves them alone).
-    var ownKeys: [Set<UInt64>]
-    /// Per client: for each key, the oldest version its earlier yields certainly showed.
-    var floors: [[UInt64: Int32]]
+    var ownKeys: [KeyTable<Bool>]
+    /// Per client: for each key, the oldest version its earlier yields certainly showed
+    /// (`Monitor.noFloor`: none yet).
+    var floors: [KeyTable<Int32>]
+    /// Per client: whether any floor was set yet.
+    var hasFloors: [Bool]
     /// Per client: its writes whose outcome is not known yet (indices in `History.intents`).
     var openWrites: [[Int32]]
     /// Writes the user was told were rejected, so far.
@@ -102,8 +105,9 @@ struct Monitor: Sendable {
     /// floor then (`Monitor+Causality.swift`).
     var logAtIntent: [Int32] = []
     var floorAtIntent: [UInt64: Int32] = [:]
-    /// Per client and subscription: what monotonicReads last checked (`checkYield`).
-    var yieldMemos: [[SubscriptionID: YieldMemo]]
+    /// Per client, one per subscription that yielded (a client has a few: a list beats
+    /// hashing, and the memo is updated in place): what `checkYield` last checked.
+    var yieldMemos: [[YieldMemo]]
     /// Per client: the keys whose floor rose, in order (`checkYield` re-checks them).
     var floorRaises: [[UInt64]]
     /// The run's arbitration and largest clock skew, read once (`checkOwnWrites`).
@@ -122,13 +126,15 @@ struct Monitor: Sendable {
         cachedQueries = Array(repeating: [], count: clients)
         cachedRoots = Array(repeating: [], count: clients)
         deletedByClient = Array(repeating: [], count: clients)
-        ownKeys = Array(repeating: [], count: clients)
-        floors = Array(repeating: [:], count: clients)
+        ownKeys = Array(repeating: KeyTable(stride: schema.fieldCount, blank: false), count: clients)
+        floors = Array(repeating: KeyTable(stride: schema.fieldCount, blank: Self.noFloor), count: clients)
+        hasFloors = Array(repeating: false, count: clients)
+        versions = FieldVersions(stride: schema.fieldCount)
         openWrites = Array(repeating: [], count: clients)
         lastPending = Array(repeating: 0, count: clients)
         emptiedAt = Array(repeating: [], count: clients)
         keepLocalChoices = Array(repeating: [], count: clients)
-        yieldMemos = Array(repeating: [:], count: clients)
+        yieldMemos = Array(repeating: [], count: clients)
         floorRaises = Array(repeating: [], count: clients)
     }
 
@@ -178,7 +184,7 @@ struct Monitor: Sendable {
                 for x in a {
                     let k = Self.key(e, x.field)
                     writersOf[k, default: []].append(i)
-                    if let c = client { ownKeys[c.index].insert(k) }
+                    if let c = client { ownKeys[c.index][k] = true }
                 }
             case .link, .unlink: break
             }
@@ -188,6 +194,9 @@ struct Monitor: Sendable {
             openWrites[c.index].append(i)
         }
     }
+
+    /// A client's floor for a key it has not shown yet (versions are -1 or more).
+    static var noFloor: Int32 { Int32.min }
 
     /// The key of one (entity, field) in the oracles' tables.
     @inline(__always) static func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
@@ -204,7 +213,7 @@ struct Monitor: Sendable {
                 refreshingCache = (c.index, i)
             } else {
                 cachedQueries[c.index].append(q)
-                cachedRoots[c.index].append([])
+                cachedRoots[c.index].append(CachedRoots())
                 refreshingCache = (c.index, cachedQueries[c.index].count - 1)
             }
         }
@@ -278,6 +287,9 @@ struct Monitor: Sendable {
             checkNested(c, w, rejectedNow: rejectedNow, at: t)
             if schema.linkCount > 0 { checkNestedLinks(c, w, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t) }
             checkQueueCap(c, w, sim, cap: sim.queueCap, rejectedNow: rejectedNow, at: t)
+            // Let go of the results as soon as they are judged: a reference kept until the next
+            // write would make the client's next in-place change of one copy it whole.
+            beforeResults.removeAll(keepingCapacity: true)
         case .queryOnce(let r, let q):
             checkQueryOnceFresh(c, r, unreachable: sim.isUnreachable(c), at: t)
             for ev in toldDuringCommand {
@@ -300,7 +312,7 @@ struct Monitor: Sendable {
             } else {
                 checkCachedYieldShows(c, s, q, shown: sim.shown(c, s), at: t)
                 if let r = sim.shown(c, s), let i = cachedQueries[c.index].firstIndex(of: q) {
-                    checkCachedYieldIsCache(c, s, q, r, cached: cachedRoots[c.index][i], sim.history, at: t)
+                    checkCachedYieldIsCache(c, s, q, r, cached: cachedRoots[c.index][i].value, sim.history, at: t)
                 }
             }
         default: break
@@ -329,7 +341,7 @@ struct Monitor: Sendable {
                         return
                     }
                 case .delete:
-                    if r.roots.contains(e) {
+                    if Self.hasRoot(r, e) {
                         report(Violation(.readYourWrites, at: t, client: c, entity: e,
                                          "right after \(c) deleted \(EntityRef(e, op.namespace(in: schema))) (\(w.id)), \(s) still shows it"))
                         return
@@ -348,7 +360,7 @@ struct Monitor: Sendable {
             guard let before else { continue }
             for op in w.ops {
                 let e = op.entity
-                guard !before.roots.contains(e), let rec = before.record(e) else { continue }
+                guard let rec = before.record(e), !Self.hasRoot(before, e) else { continue }
                 let changes: Bool
                 switch op {
                 case .update(_, _, let a): changes = a.contains { rec[$0.field] != $0.value }
@@ -566,7 +578,13 @@ struct Monitor: Sendable {
             // Raced: another write to the same field made during or after the burst, or one made
             // earlier but applied after the burst began to land (an offline replay: under
             // arrival order it legitimately wins).
-            let raced = h.intents.contains { it in
+            // The intents that assign the field: `writersOf` lists exactly those (each intent the
+            // monitor was fed is `h.intents` at the same position); a scan of every intent per burst
+            // made this quadratic in a long run. (A history fed otherwise is scanned whole.)
+            let writers: [Int32] = intentCount == h.intents.count ? (writersOf[Self.key(e, x.field)] ?? [])
+                                                                    : h.intents.indices.map { Int32($0) }
+            let raced = writers.contains { i in
+                let it = h.intents[Int(i)]
                 // (Both tests are pure; the cheap one first.)
                 guard it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }),
                       !burstIDs.contains(it.write.id) else { return false }

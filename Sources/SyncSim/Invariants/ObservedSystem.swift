@@ -56,10 +56,20 @@ extension Simulator: ObservedSystem {
     @inlinable var persistence: Bool { options.persistence }
     @inlinable var arbitration: Arbitration { strategy.info.arbitration }
     @inlinable func skew(of c: ClientID) -> Int64 { options.skew(of: c) }
-    // Read in place (`clients[i].x`), never through `client(_:)`, which copies the machine.
-    @inlinable func shown(_ c: ClientID, _ s: SubscriptionID) -> QueryResult? { clients[c.index].result(of: s) }
-    @inlinable func pendingWrites(of c: ClientID) -> [WriteID] { clients[c.index].pendingWrites }
-    @inlinable func pendingWriteCount(of c: ClientID) -> Int { clients[c.index].pendingWriteCount }
+    // Read in place, never through `client(_:)`, which copies the machine. And through the
+    // buffer, not as `clients[i].x`: a getter the optimiser cannot see into (declared in the
+    // strategy's module) is otherwise handed a copy of the whole machine (a retain and a release
+    // per field), on every yield that checks a pending queue.
+    // (The index is checked as `clients[i]` checks it.)
+    @inlinable func shown(_ c: ClientID, _ s: SubscriptionID) -> QueryResult? {
+        clients.withUnsafeBufferPointer { b in precondition(c.index >= 0 && c.index < b.count); return b[c.index].result(of: s) }
+    }
+    @inlinable func pendingWrites(of c: ClientID) -> [WriteID] {
+        clients.withUnsafeBufferPointer { b in precondition(c.index >= 0 && c.index < b.count); return b[c.index].pendingWrites }
+    }
+    @inlinable func pendingWriteCount(of c: ClientID) -> Int {
+        clients.withUnsafeBufferPointer { b in precondition(c.index >= 0 && c.index < b.count); return b[c.index].pendingWriteCount }
+    }
     @inlinable func isOffline(_ c: ClientID) -> Bool { links[c.index].device == .offline }
     @inlinable func isUnreachable(_ c: ClientID) -> Bool { links[c.index].device == .online && !links[c.index].reachable }
 }
