@@ -21,7 +21,7 @@ enum OptionValues {
     /// A plain decimal number: digits with at most one point (no signs, exponents, `inf`, `nan`
     /// or hex, which `Double(_:)` would accept).
     private static func number(_ s: Substring) -> Double? {
-        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), s.count { $0 == "." } <= 1, s != "." else { return nil }
+        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), s.count(where: { $0 == "." }) <= 1, s != "." else { return nil }
         return Double(s)
     }
 
