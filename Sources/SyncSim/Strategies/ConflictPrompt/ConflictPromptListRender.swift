@@ -15,8 +15,10 @@
 /// steps touch in turn. A step touches its entity (and a link's target, whose existence it
 /// reads): it reads and writes nothing else, so every slot outside the closure went through
 /// the same steps from the same value and holds what a rebuild would. A delete reads every
-/// record (it clears links to its entity), so a change while a delete is in the overlay
-/// replays the whole overlay over the slots it wrote. The query result is then patched where
+/// record (it clears links to its entity): it is replayed when its entity is dirty or a dirty
+/// slot may link to it, and then every slot a delete cleared is laid again; if it would clear
+/// a link outside the dirty slots, or a delete left the overlay, the whole overlay is replayed
+/// over every slot it wrote. The query result is then patched where
 /// slots changed (`Query.mayChange`, `Query.patch`). The result is exactly the rebuild's; the
 /// render tests compare the two on every input of generated runs.
 struct CPListRender: Sendable {
