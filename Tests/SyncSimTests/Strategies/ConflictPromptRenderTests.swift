@@ -32,7 +32,7 @@ struct ConflictPromptRenderTests {
             scratch.handle(input, now: now, out: &fromScratch)
             log.checked(reused: reused)
             if Array(out.effects[start...]) != fromScratch.effects {
-                log.diverged("\(inner.id) at \(now) after \(input): effects differ from the rebuild's")
+                log.diverged("\(inner.id) at \(now) after \(input): effects differ from the rebuild's: \(Array(out.effects[start...])) vs \(fromScratch.effects)")
             }
             for (v, s) in zip(inner.views, scratch.views) where v.shown != s.shown {
                 log.diverged("\(inner.id) \(v.sub) at \(now) after \(input): shows \(v.shown?.summary ?? "nil"), rebuilt \(s.shown?.summary ?? "nil")")

@@ -15,8 +15,10 @@
 /// steps touch in turn. A step touches its entity (and a link's target, whose existence it
 /// reads): it reads and writes nothing else, so every slot outside the closure went through
 /// the same steps from the same value and holds what a rebuild would. A delete reads every
-/// record (it clears links to its entity), so a change while a delete is in the overlay
-/// replays the whole overlay over the slots it wrote. The query result is then patched where
+/// record (it clears links to its entity): it is replayed when its entity is dirty or a dirty
+/// slot may link to it, and then every slot a delete cleared is laid again; if it would clear
+/// a link outside the dirty slots, or a delete left the overlay, the whole overlay is replayed
+/// over every slot it wrote. The query result is then patched where
 /// slots changed (`Query.mayChange`, `Query.patch`). The result is exactly the rebuild's; the
 /// render tests compare the two on every input of generated runs.
 struct CPListRender: Sendable {
@@ -34,6 +36,8 @@ struct CPListRender: Sendable {
     var written: CPSlotSet
     /// Every entity the overlay may have deleted (a superset).
     var deleted = CPSlotSet()
+    /// Every slot whose links a delete of the overlay may have cleared (a superset).
+    var cleared = CPSlotSet()
     /// The query's result over `store`.
     var eval: QueryResult
     /// Whether the list shows `eval` (otherwise it shows `base`: nothing is laid over it).
@@ -65,7 +69,7 @@ struct CPListRender: Sendable {
         written = CPSlotSet()
         var extra: [EntityID] = []
         for c in chunks {
-            for k in 0..<c.count { Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra) }
+            for k in 0..<c.count { Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra) }
         }
         eval = query.evaluate(store)
         var ignored: [EntityID] = []
@@ -76,16 +80,18 @@ struct CPListRender: Sendable {
     static func patchable(_ query: Query) -> Bool { query.includes.isEmpty && query.limit == nil }
 
     /// Lays one step over `store` (`ConflictPromptClient.overlay`), adding what it wrote to
-    /// `written` and, for a delete, its entity to `deleted` and every slot it touched to `extra`.
+    /// `written` and, for a delete, its entity to `deleted`, the other slots it wrote to
+    /// `cleared`, and every slot it wrote to `extra`.
     @inline(__always)
     static func lay(_ op: Op, _ store: inout EntityStore, known: EntityStore, schema: Schema,
-                    written: inout CPSlotSet, deleted: inout CPSlotSet, extra: inout [EntityID]) {
+                    written: inout CPSlotSet, deleted: inout CPSlotSet, cleared: inout CPSlotSet, extra: inout [EntityID]) {
         if case .delete(let e, _) = op {
             deleted.insert(e)
             var undo = EntityStore.UndoLog()
             _ = store.apply(op, schema: schema, mode: .upsert, undo: &undo)
             for x in store.touched(by: undo) {
                 written.insert(x)
+                if x != e { cleared.insert(x) }
                 extra.append(x)
             }
             return
@@ -161,17 +167,18 @@ struct CPListRender: Sendable {
             for i in added {
                 let c = overlay[i]
                 for k in 0..<c.count {
-                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra)
+                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra)
                     touched.append(c[k].entity)
                 }
             }
             chunks = overlay.chunks
             return Change(touched: touched + extra, baseChanged: baseContentChanged)
         }
-        var hasDelete = false
+        // A removed delete cleared links the overlay no longer clears: replay it all.
+        var full = false
         for i in removed {
             for op in chunks[i] {
-                if case .delete = op { hasDelete = true }
+                if case .delete = op { full = true }
                 Self.slots(of: op) { dirty.insert($0) }
             }
         }
@@ -180,19 +187,20 @@ struct CPListRender: Sendable {
                 Self.slots(of: op) { dirty.insert($0) }
             }
         }
-        if !hasDelete {
-            outer: for i in 0..<newCount {
-                for op in overlay[i] { if case .delete = op { hasDelete = true; break outer } }
-            }
-        }
-        // 4. Which steps to replay: all of them when a delete is involved, else the closure.
         var total = 0
-        for i in 0..<newCount { total += overlay[i].count }
-        var selected = [Bool](repeating: hasDelete, count: total)
-        if hasDelete {
-            written.forEach { dirty.insert($0) }
-            for i in 0..<newCount { for op in overlay[i] { Self.slots(of: op) { dirty.insert($0) } } }
-        } else {
+        var links: [(from: EntityID, to: EntityID)] = []
+        for i in 0..<newCount {
+            let c = overlay[i]
+            total += c.count
+            for j in 0..<c.count { if case .link(let x, _, let t) = c[j] { links.append((x, t)) } }
+        }
+        // 4. Which steps to replay: the closure of the dirty slots. A delete reads every record
+        //    (it clears the links to its entity), so it is replayed when its entity is dirty or
+        //    a dirty slot may link to it (its record in `under` or `known` does, or a link step
+        //    of the overlay sets such a link); it then writes its entity and every slot a delete
+        //    cleared (what it cleared the last time may differ from what it clears now).
+        var selected = [Bool](repeating: full, count: total)
+        if !full {
             var grew = true
             while grew {
                 grew = false
@@ -202,6 +210,14 @@ struct CPListRender: Sendable {
                     for j in 0..<c.count {
                         defer { k += 1 }
                         if selected[k] { continue }
+                        if case .delete(let e, _) = c[j] {
+                            guard dirty.contains(e) || mayLink(dirty.members, to: e, links: links, known: known) else { continue }
+                            selected[k] = true
+                            if dirty.insert(e) { grew = true }
+                            // What it cleared before is laid again from `under`.
+                            for x in cleared.members where dirty.insert(x) { grew = true }
+                            continue
+                        }
                         var hit = false
                         Self.slots(of: c[j]) { if dirty.contains($0) { hit = true } }
                         guard hit else { continue }
@@ -211,30 +227,70 @@ struct CPListRender: Sendable {
                 }
             }
         }
-        // 5. Put the dirty slots back to `under`, replay the selected steps in order.
+        // 5. Put the dirty slots back to `under`, replay the selected steps in order. A replayed
+        //    delete that clears a link outside the dirty slots makes it a full replay over every
+        //    slot the overlay wrote (the slots it cleared are changed, their old records gone).
         var before: [EntityRecord?] = []
-        before.reserveCapacity(dirty.members.count)
-        for x in dirty.members {
-            before.append(store[x])
-            store[x] = under[x]
-        }
-        if hasDelete {
-            written = CPSlotSet()
-            deleted = CPSlotSet()
-        }
-        var k = 0
-        for i in 0..<newCount {
-            let c = overlay[i]
-            for j in 0..<c.count {
-                if selected[k] { Self.lay(c[j], &store, known: known, schema: schema, written: &written, deleted: &deleted, extra: &extra) }
-                k += 1
+        var lost = CPSlotSet()
+        var attempt = 0
+        replay: while true {
+            attempt += 1
+            if full {
+                written.forEach { dirty.insert($0) }
+                for i in 0..<newCount { for op in overlay[i] { Self.slots(of: op) { dirty.insert($0) } } }
+                for k in selected.indices { selected[k] = true }
             }
+            let members = dirty.members
+            for n in 0..<members.count {
+                if n >= before.count { before.append(store[members[n]]) }
+                store[members[n]] = under[members[n]]
+            }
+            if full {
+                written = CPSlotSet()
+                deleted = CPSlotSet()
+                cleared = CPSlotSet()
+            }
+            var k = 0
+            for i in 0..<newCount {
+                let c = overlay[i]
+                for j in 0..<c.count {
+                    defer { k += 1 }
+                    guard selected[k] else { continue }
+                    let mark = extra.count
+                    Self.lay(c[j], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra)
+                    if !full && extra.count > mark {
+                        var outside = false
+                        for x in extra[mark...] where !dirty.contains(x) { outside = true }
+                        if outside {
+                            for x in extra where dirty.insert(x) {
+                                lost.insert(x)
+                                before.append(nil)
+                            }
+                            extra.removeAll()
+                            full = true
+                            continue replay
+                        }
+                    }
+                }
+            }
+            break
         }
         if p < oldCount || p < newCount { chunks = overlay.chunks }
         var touched: [EntityID] = []
-        for (n, x) in dirty.members.enumerated() where before[n] != store[x] { touched.append(x) }
+        for (n, x) in dirty.members.enumerated() where lost.contains(x) || before[n] != store[x] { touched.append(x) }
         for x in extra where !dirty.contains(x) { touched.append(x) }
         return Change(touched: touched, baseChanged: baseContentChanged)
+    }
+
+    /// Whether one of `slots` may hold a link to `e` while the overlay is laid: links come
+    /// only from the records in `under`, from `known` copies, and from link steps.
+    func mayLink(_ slots: [EntityID], to e: EntityID, links: [(from: EntityID, to: EntityID)], known: EntityStore) -> Bool {
+        for x in slots {
+            if under.namespace(of: x) != nil, under[x]!.refers(to: e) { return true }
+            if known.namespace(of: x) != nil, known[x]!.refers(to: e) { return true }
+        }
+        for l in links where l.to == e && slots.contains(l.from) { return true }
+        return false
     }
 
     /// Whether two results share their storage (then they are equal without a walk).
