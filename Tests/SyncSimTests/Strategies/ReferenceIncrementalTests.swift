@@ -39,6 +39,11 @@ struct ReferenceIncrementalTests {
                 log.diverged("\(inner.id) at \(now) after \(input): view differs from the rebuilt one")
             }
             guard inner.replicaValid else { return }
+            // The persisted replica (a base and a log of puts) is the replica.
+            if inner.persistence {
+                log.checked()
+                if inner.durableState.replica != inner.replica { log.diverged("\(inner.id) at \(now): persisted replica differs") }
+            }
             for s in inner.subs {
                 guard let shown = s.shown else { continue }
                 log.checked()

@@ -139,9 +139,15 @@ public struct PushPullTable: Sendable {
         }
     }
 
-    /// Empties the table (force from server), marking every row that was there as changed.
+    /// Empties the table (force from server), marking every row that was there as changed (in
+    /// id order, as removing them one by one would). Wholesale: removing row by row kept every
+    /// index up to date on the way to empty, a thousand instructions per row.
     mutating func removeAll() {
-        for i in 0..<slots.capacity where has(EntityID(UInt32(i))) { set(EntityID(UInt32(i)), nil) }
+        for i in 0..<slots.capacity where has(EntityID(UInt32(i))) { markDirty(EntityID(UInt32(i))) }
+        slots = Rows()
+        for j in incoming.indices where !incoming[j].isEmpty { incoming[j] = [] }
+        changedIDs = []
+        count = 0
     }
 
     @inline(__always) mutating func markDirty(_ e: EntityID) {

@@ -20,8 +20,12 @@ public struct ReferenceClient: ClientMachine {
         public var clock: HLCTimestamp
         public var queue: [ReferenceMutation]
         public var confirmed: [Confirmed]
-        public var replica: ReferenceTable?
+        /// The replica, persisted as a base and a log (see `ReferenceReplicaLog`).
+        public var persistedReplica: ReferenceReplicaLog?
         public var replicaVersion: UInt64
+
+        /// The persisted replica (rebuilt from its base and log).
+        public var replica: ReferenceTable? { persistedReplica?.table }
     }
 
     struct Subscription: Hashable, Sendable {
@@ -56,6 +60,8 @@ public struct ReferenceClient: ClientMachine {
 
     var clock: HybridLogicalClock
     var replica: ReferenceTable
+    /// How the replica is persisted (with persistence on): every `put` since a base is logged.
+    var replicaLog: ReferenceReplicaLog
     var replicaVersion: UInt64
     /// The replica is a basis to show (from the server in this run, or from the persisted cache).
     var replicaValid: Bool
@@ -117,6 +123,7 @@ public struct ReferenceClient: ClientMachine {
             replicaValid = false
         }
         view = replica
+        replicaLog = ReferenceReplicaLog(base: replica, schema: context.schema)
         let (v, valid) = (replicaVersion, replicaValid)
         confirmed.removeAll { valid && $0.version <= v }
         rebuildView()
@@ -125,7 +132,7 @@ public struct ReferenceClient: ClientMachine {
 
     public var durableState: Durable {
         Durable(clock: clock.last, queue: queue, confirmed: confirmed,
-                replica: persistence && replicaValid ? replica : nil,
+                persistedReplica: persistence && replicaValid ? replicaLog : nil,
                 replicaVersion: persistence && replicaValid ? replicaVersion : 0)
     }
 
@@ -256,8 +263,10 @@ public struct ReferenceClient: ClientMachine {
                 replicaChanged.reserveCapacity(changes.count)
                 for c in changes {
                     replica.put(c.id, c.state, schema: schema)
+                    if persistence { replicaLog.append(c) }
                     replicaChanged.append(Int(c.id.raw))
                 }
+                if persistence { replicaLog.rebaseIfLong(replica) }
                 replicaVersion = version
                 replicaValid = true
                 changed = true
