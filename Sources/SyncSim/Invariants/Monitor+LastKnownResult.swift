@@ -15,7 +15,7 @@ extension Monitor {
             return
         }
         guard let i = cachedQueries[c.index].firstIndex(of: q) else { return }
-        let missing = rootsMissingWithoutCause(cachedRoots[c.index][i].value, now: last, q, client: c, h)
+        let missing = rootsMissingWithoutCause(cachedRoots[c.index][i].value(h), now: last, q, client: c, h)
         if !missing.isEmpty {
             var u = UncachedRoots(client: c, entities: missing, time: t,
                                   text: "\(r) (\(q)) failed offline with a last known result without #",

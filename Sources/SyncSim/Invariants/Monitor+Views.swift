@@ -116,6 +116,8 @@ extension Monitor {
         // Changed or new entries since this subscription's last yield, ascending: a merge walk
         // (both lists ascend by id). Without a memo everything is checked.
         var changed: [EntityID] = []
+        swap(&changed, &scratchChanged)   // its capacity, kept between yields
+        defer { changed.removeAll(keepingCapacity: true); swap(&changed, &scratchChanged) }
         if let m {
             let old = yieldMemos[c.index][m].shown
             // Read in place through the buffers (no retain and release of each record); the
@@ -141,16 +143,9 @@ extension Monitor {
             // What the cache holds: the roots shown, except those the client's own writes still
             // open (pending) create or update, which it may show only as an overlay on the
             // server's result (a cache of server results need not contain them).
-            // (Kept as the roots and the exclusions, filtered only when read: rare, where a
-            // yield is frequent and its roots many.)
-            var touched: [EntityID] = []
-            if !openWrites[c.index].isEmpty {
-                let h = sim.history
-                for i in openWrites[c.index] {
-                    for op in h.intents[Int(i)].write.ops where op.assignmentsIfWrite != nil { touched.append(op.entity) }
-                }
-            }
-            cachedRoots[p.client][p.index] = CachedRoots(roots: r.roots, excluded: touched)
+            // (Kept as the roots and the open writes, filtered only when read: rare, where a
+            // yield is frequent and its roots and the queue may be long.)
+            cachedRoots[p.client][p.index] = CachedRoots(roots: r.roots, open: openWrites[c.index])
         }
         var recheck: [EntityID] = []
         if let m {
@@ -158,11 +153,19 @@ extension Monitor {
             swap(&ids, &yieldMemos[c.index][m].recheck)
             let raises = floorRaises[c.index]
             let seen = yieldMemos[c.index][m].raisedSeen
-            if seen < raises.count {
-                for k in raises[seen...] { ids.append(EntityID(UInt32(truncatingIfNeeded: k >> 8))) }
-            }
-            ids.append(contentsOf: changed)
-            if !ids.isEmpty {
+            if ids.isEmpty && seen == raises.count {
+                // Only the changed entries (ascending already).
+                var last: EntityID?
+                for id in changed where id != last {
+                    last = id
+                    guard let i = r.index(of: id) else { continue }
+                    if !checkMonotonic(c, s, entries[i], at: t) { recheck.append(id) }
+                }
+            } else {
+                if seen < raises.count {
+                    for k in raises[seen...] { ids.append(EntityID(UInt32(truncatingIfNeeded: k >> 8))) }
+                }
+                ids.append(contentsOf: changed)
                 ids.sort()
                 var last: EntityID?
                 for id in ids where id != last {
@@ -247,16 +250,12 @@ extension Monitor {
     /// intent's index), or the first one that was not.
     mutating func checkOwnWrites<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ r: QueryResult, _ sim: O,
                                                   at t: Int64, fineBelow: Int32, changed: [EntityID]) -> Int32 {
-        let h = sim.history
         // A write leaves the open set once its outcome is known: told, or out of the queue.
         let told = toldOutcome, feedback = feedbackAt
-        h.intents.withUnsafeBufferPointer { intents in
-            openWrites[c.index].removeAll { i in
-                let w = intents[Int(i)].write.id
-                let k = Int(w.raw)
-                if k < Self.denseLimit { return k < told.count && told[k] }
-                return feedback[w] != nil
-            }
+        openWrites[c.index].removeAll { o in
+            let k = Int(o.write.raw)
+            if k < Self.denseLimit { return k < told.count && told[k] }
+            return feedback[o.write] != nil
         }
         guard !openWrites[c.index].isEmpty else { return intentCount }
         let pending = sim.pendingWrites(of: c)
@@ -269,13 +268,10 @@ extension Monitor {
             pendingStamps[i] = stamp
         }
         let stamps = pendingStamps
-        h.intents.withUnsafeBufferPointer { intents in
-            openWrites[c.index].removeAll { i in
-                let w = intents[Int(i)].write.id
-                let k = Int(w.raw)
-                if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
-                return !pending.contains(w)
-            }
+        openWrites[c.index].removeAll { o in
+            let k = Int(o.write.raw)
+            if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
+            return !pending.contains(o.write)
         }
         guard !openWrites[c.index].isEmpty else { return intentCount }
         // Constant for a run: read once (a strategy's `info` builds its whole description).
@@ -291,10 +287,21 @@ extension Monitor {
             return false
         }
         let open = openWrites[c.index]
+        let h = sim.history
         return h.intents.withUnsafeBufferPointer { intents -> Int32 in
-            for wi in open {
+            // Nothing changed: only the writes from `fineBelow` on are checked (the list ascends
+            // by intent: a binary search for the first).
+            var start = 0
+            if changed.isEmpty {
+                var hi = open.count
+                while start < hi {
+                    let mid = (start + hi) / 2
+                    if open[mid].intent < fineBelow { start = mid + 1 } else { hi = mid }
+                }
+            }
+            for o in open[start...] {
+                let wi = o.intent
                 let known = wi < fineBelow
-                if known && changed.isEmpty { continue }
                 for op in intents[Int(wi)].write.ops {
                     if known && !isChanged(op.entity) { continue }
                     guard let a = op.assignmentsIfWrite, let ri = r.index(of: op.entity) else { continue }
@@ -355,9 +362,24 @@ extension Monitor {
     /// connected yield, less the entities the client's open writes created or updated then.
     struct CachedRoots: Sendable {
         var roots: [EntityID] = []
-        var excluded: [EntityID] = []
+        /// The client's open writes then.
+        var open: [OpenWrite] = []
         /// The roots held.
-        var value: [EntityID] { excluded.isEmpty ? roots : roots.filter { !excluded.contains($0) } }
+        func value(_ h: History) -> [EntityID] {
+            guard !open.isEmpty else { return roots }
+            var touched: [EntityID] = []
+            for o in open {
+                for op in h.intents[Int(o.intent)].write.ops where op.assignmentsIfWrite != nil { touched.append(op.entity) }
+            }
+            return roots.filter { !touched.contains($0) }
+        }
+    }
+
+    /// A write of a client whose outcome its user was not told yet and that is still queued
+    /// (`checkOwnWrites`): its position in `History.intents` and its id (read without the intent).
+    struct OpenWrite: Sendable {
+        var intent: Int32
+        var write: WriteID
     }
 
     /// Whether `r` has `e` as a root: found by binary search (roots ascend), and only when

@@ -81,7 +81,7 @@ struct Monitor: Sendable {
     /// Per client: whether any floor was set yet.
     var hasFloors: [Bool]
     /// Per client: its writes whose outcome is not known yet (indices in `History.intents`).
-    var openWrites: [[Int32]]
+    var openWrites: [[OpenWrite]]
     /// Writes the user was told were rejected, so far.
     var toldRejected = Set<WriteID>()
     /// When the user was first told each write's outcome (rejected or confirmed).
@@ -108,6 +108,8 @@ struct Monitor: Sendable {
     /// Per client, one per subscription that yielded (a client has a few: a list beats
     /// hashing, and the memo is updated in place): what `checkYield` last checked.
     var yieldMemos: [[YieldMemo]]
+    /// `checkYield`'s list of changed entries, kept between calls for its capacity.
+    var scratchChanged: [EntityID] = []
     /// Per client: the keys whose floor rose, in order (`checkYield` re-checks them).
     var floorRaises: [[UInt64]]
     /// The run's arbitration and largest clock skew, read once (`checkOwnWrites`).
@@ -191,7 +193,7 @@ struct Monitor: Sendable {
         }
         if let c = client {
             Self.set(&emptiedBefore, w.id, Int32(emptiedAt[c.index].count))
-            openWrites[c.index].append(i)
+            openWrites[c.index].append(OpenWrite(intent: i, write: w.id))
         }
     }
 
@@ -312,7 +314,7 @@ struct Monitor: Sendable {
             } else {
                 checkCachedYieldShows(c, s, q, shown: sim.shown(c, s), at: t)
                 if let r = sim.shown(c, s), let i = cachedQueries[c.index].firstIndex(of: q) {
-                    checkCachedYieldIsCache(c, s, q, r, cached: cachedRoots[c.index][i].value, sim.history, at: t)
+                    checkCachedYieldIsCache(c, s, q, r, cached: cachedRoots[c.index][i].value(sim.history), sim.history, at: t)
                 }
             }
         default: break

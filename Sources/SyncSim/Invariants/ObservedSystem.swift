@@ -56,19 +56,24 @@ extension Simulator: ObservedSystem {
     @inlinable var persistence: Bool { options.persistence }
     @inlinable var arbitration: Arbitration { strategy.info.arbitration }
     @inlinable func skew(of c: ClientID) -> Int64 { options.skew(of: c) }
-    // Read in place, never through `client(_:)`, which copies the machine. And through the
-    // buffer, not as `clients[i].x`: a getter the optimiser cannot see into (declared in the
-    // strategy's module) is otherwise handed a copy of the whole machine (a retain and a release
-    // per field), on every yield that checks a pending queue.
-    // (The index is checked as `clients[i]` checks it.)
-    @inlinable func shown(_ c: ClientID, _ s: SubscriptionID) -> QueryResult? {
-        clients.withUnsafeBufferPointer { b in precondition(c.index >= 0 && c.index < b.count); return b[c.index].result(of: s) }
-    }
-    @inlinable func pendingWrites(of c: ClientID) -> [WriteID] {
-        clients.withUnsafeBufferPointer { b in precondition(c.index >= 0 && c.index < b.count); return b[c.index].pendingWrites }
-    }
-    @inlinable func pendingWriteCount(of c: ClientID) -> Int {
-        clients.withUnsafeBufferPointer { b in precondition(c.index >= 0 && c.index < b.count); return b[c.index].pendingWriteCount }
+    // Read in place, never through `client(_:)`, which copies the machine, nor as
+    // `clients[i].x`: a getter the optimiser cannot see into (declared apart from the code this
+    // simulator is specialised in) is then handed a copy of the whole machine (a retain and a
+    // release per field), on every yield that checks a pending queue. `readClient` lends the
+    // element in place, as the mutating `withClient` does; it only reads.
+    @inlinable func shown(_ c: ClientID, _ s: SubscriptionID) -> QueryResult? { readClient(c) { $0.result(of: s) } }
+    @inlinable func pendingWrites(of c: ClientID) -> [WriteID] { readClient(c) { $0.pendingWrites } }
+    @inlinable func pendingWriteCount(of c: ClientID) -> Int { readClient(c) { $0.pendingWriteCount } }
+
+    /// Lends client `c`'s machine to `body` in place, through its storage, without a copy.
+    /// `body` must not change it (it is declared `inout` only so that nothing is copied to call a
+    /// getter; the index is checked as `clients[i]` checks it).
+    @inlinable @inline(__always)
+    func readClient<R>(_ c: ClientID, _ body: (inout S.Client) -> R) -> R {
+        clients.withUnsafeBufferPointer { b in
+            precondition(c.index >= 0 && c.index < b.count, "no such client")
+            return body(&UnsafeMutablePointer(mutating: b.baseAddress! + c.index).pointee)
+        }
     }
     @inlinable func isOffline(_ c: ClientID) -> Bool { links[c.index].device == .offline }
     @inlinable func isUnreachable(_ c: ClientID) -> Bool { links[c.index].device == .online && !links[c.index].reachable }
