@@ -841,7 +841,7 @@ public struct ConflictPromptClient: ClientMachine {
     /// it changed.
     static func updateEval(_ r: inout CPListRender, _ touched: [EntityID], _ query: Query, _ schema: Schema) -> Bool {
         if touched.isEmpty || !query.mayChange(r.eval, touched: touched, in: r.store, schema: schema) { return false }
-        if let changed = query.patch(&r.eval, touched: touched, in: r.store) { return changed }
+        if let changed = query.patchTree(&r.eval, touched: touched, in: r.store) { return changed }
         guard let e = query.evaluate(r.store, unlessEqualTo: r.eval) else { return false }
         r.eval = e
         return true

@@ -19,7 +19,7 @@
 /// slot may link to it, and then every slot a delete cleared is laid again; if it would clear
 /// a link outside the dirty slots, or a delete left the overlay, the whole overlay is replayed
 /// over every slot it wrote. The query result is then patched where
-/// slots changed (`Query.mayChange`, `Query.patch`). The result is exactly the rebuild's; the
+/// slots changed (`Query.mayChange`, `Query.patchTree`, which patches one level of includes too). The result is exactly the rebuild's; the
 /// render tests compare the two on every input of generated runs.
 struct CPListRender: Sendable {
     /// The server answer `under` holds.

@@ -226,7 +226,7 @@ public struct ConflictPromptServer: ServerMachine {
     /// versions included, cannot have changed: versions are stamped only on changed entities).
     /// The others are brought up to date from their last result by the entities whose records
     /// changed (`slots`): skipped when none can be in the result before or after
-    /// (`Query.mayChange`), patched where they are (`Query.patch`), evaluated again only for the
+    /// (`Query.mayChange`), patched where they are (`Query.patchTree`: also one level of includes), evaluated again only for the
     /// forms a patch cannot follow. Every list's `last` is its query's result over `data` after
     /// each push, which is what makes the patch exact.
     mutating func push(out: inout ServerOutbox<ConflictPromptDown>, changed: NamespaceSet, slots: [EntityID]) {
@@ -252,7 +252,7 @@ public struct ConflictPromptServer: ServerMachine {
         guard let last else { return q.evaluate(data) }
         if !q.mayChange(last, touched: slots, in: data, schema: schema) { return nil }
         var r = last
-        if let changed = q.patch(&r, touched: slots, in: data) { return changed ? r : nil }
+        if let changed = q.patchTree(&r, touched: slots, in: data) { return changed ? r : nil }
         return q.evaluate(data, unlessEqualTo: last)
     }
 }
