@@ -186,6 +186,9 @@ struct FuzzCommand: Command {
         func stableHash(into h: inout StableHasher) {
             for s in o.strategies { h.combine(s) }
             h.combine(o.seeds); h.combine(o.shard ?? ""); h.combine(o.swarm); h.combine(o.clients ?? 0); h.combine(o.actions); h.combine(o.shrink)
+            // Only when set, so run ids of default runs stay what they were.
+            if let t = o.tenants { h.combine("tenants"); h.combine(t) }
+            if let a = o.also { h.combine("also"); for f in a { h.combine(f) } }
         }
     }
 
@@ -211,7 +214,7 @@ struct FuzzCommand: Command {
         let partly = r.failures.filter { $0.shrinkStopped == true && $0.shrunkActions != nil }
         if !unshrunk.isEmpty {
             ctx.print("left unshrunk (out of time): \(unshrunk.map { "\($0.strategy)/\($0.invariant) seed \($0.seed)" }.joined(separator: ", ")); reproduce and shrink with:")
-            let g = WorkloadGenerator.Config(clients: r.options.clients, actions: r.options.actions, swarm: r.options.swarm)
+            let g = r.options.generator
             for f in unshrunk { ctx.print("  " + ctx.commands.shrink(strategy: f.strategy, seed: f.seed, invariant: f.invariant, generator: g)) }
         }
         if !partly.isEmpty {

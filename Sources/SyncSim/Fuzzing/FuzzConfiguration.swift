@@ -34,7 +34,7 @@ public struct FuzzConfiguration: Sendable {
     /// Write each new shrunk failure into the failure database's folder
     /// (`<strategy>-<invariant>-seed<N>.json`, never over an existing file).
     public var saveNewFailures = false
-    /// The workload generator's options (clients, actions, swarm).
+    /// The workload generator's options (clients, actions, swarm, tenants, `--also` features).
     public var generator: WorkloadGenerator.Config
     /// Where to write the report files and shrunk scenarios (`scenarios/…`); nil keeps
     /// everything in memory (`FuzzResult`).

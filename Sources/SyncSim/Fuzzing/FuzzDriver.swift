@@ -46,6 +46,9 @@ public struct FuzzDriver: Sendable {
                                   shard: configuration.shard?.description, swarm: g.swarm, clients: g.clients,
                                   actions: g.actions, shrink: configuration.shrink)
         o.baseline = configuration.baseline?.name
+        o.tenants = g.tenants > 0 ? g.tenants : nil
+        let also = WorkloadFeature.allCases.filter { $0.isOn(in: g) }.map(\.rawValue)
+        o.also = also.isEmpty ? nil : also
         return o
     }
 

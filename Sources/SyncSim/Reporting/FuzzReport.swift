@@ -17,6 +17,13 @@ public struct FuzzReport: Codable, Sendable {
         /// the report counts is then baseline-free: on that seed and schedule the baseline did
         /// not violate the invariant (`Cell.sharedWithBaseline` counts the ones set aside).
         public var baseline: String? = nil
+        /// The generator's tenants (`fuzz --tenants N`, 2…16); absent when the schedules use none,
+        /// so reports of default runs read as they always did. Part of what identifies the
+        /// workload: shards with different tenants do not merge.
+        public var tenants: Int? = nil
+        /// The generator's opt-in additions (`fuzz --also`), in `WorkloadFeature` order; absent
+        /// when none is on. Like `tenants`, needed to regenerate a seed's schedule from the report.
+        public var also: [String]? = nil
         public init(strategies: [String], seeds: String, shard: String?, swarm: Bool, clients: Int?, actions: Int, shrink: Bool) {
             self.strategies = strategies
             self.seeds = seeds

@@ -39,6 +39,8 @@ private struct Page {
         row("clients", o.clients.map(String.init) ?? "per seed")
         row("actions", "\(o.actions)")
         row("shrink", o.shrink ? "on" : "off")
+        if let t = o.tenants { row("tenants", "\(t)") }
+        if let a = o.also, !a.isEmpty { row("also", a.joined(separator: ", ")) }
         if let b = o.baseline { row("baseline", b) }
         row("failures", "\(r.failures.count)")
         add("</table><table class=\"kv timing\">")

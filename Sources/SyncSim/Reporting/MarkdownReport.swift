@@ -3,7 +3,7 @@ public enum MarkdownReport {
     public static func render(_ r: FuzzReport) -> String {
         var o = "# SyncSim fuzz report\n\n"
         o += "Strategies: \(r.options.strategies.joined(separator: ", ")) · seeds \(r.options.seeds)\(r.options.shard.map { " shard \($0)" } ?? "") (\(r.seedsRun) run\(r.complete ? "" : ", **incomplete**")\(r.stopReason.map { (r.complete ? ", shrinking cut short: " : ": ") + $0.sentence } ?? "")) · "
-        o += "\(r.options.actions) actions · swarm \(r.options.swarm ? "on" : "off")\(r.options.clients.map { " · \($0) clients" } ?? "")\n\n"
+        o += "\(r.options.actions) actions · swarm \(r.options.swarm ? "on" : "off")\(r.options.clients.map { " · \($0) clients" } ?? "")\(r.options.tenants.map { " · \($0) tenants" } ?? "")\(r.options.also.map { $0.isEmpty ? "" : " · also \($0.joined(separator: ","))" } ?? "")\n\n"
         if let b = r.options.baseline { o += FuzzReport.baselineSentence(r, baseline: b) + "\n\n" }
         o += r.allContractsMet ? "**Every strategy met its contract.**\n\n" : "**Contract violated:** \(r.strategies.filter { !$0.metContract }.map(\.name).joined(separator: ", ")).\n\n"
 

@@ -28,11 +28,15 @@ public enum ReportMerger {
         let reports = try dirs.map(ReportWriter.load)
         let base = reports[0]
         let described = base.strategies.map(\.strategyDescription)
+        for (d, r) in zip(dirs, reports) {
+            if let problem = r.options.workloadProblem { throw ReportMergeError("\(d)/report.json: \(problem)") }
+        }
         for (d, r) in zip(dirs, reports).dropFirst() {
             let o = r.options, b = base.options
             guard o.strategies == b.strategies, o.seeds == b.seeds, o.swarm == b.swarm, o.clients == b.clients,
-                  o.actions == b.actions, o.shrink == b.shrink, o.baseline == b.baseline else {
-                throw ReportMergeError("\(d)/report.json: options differ from \(dirs[0]) (strategies, seeds, swarm, clients, actions, shrink and baseline must match)")
+                  o.actions == b.actions, o.shrink == b.shrink, o.baseline == b.baseline,
+                  o.tenants == b.tenants, o.also ?? [] == b.also ?? [] else {
+                throw ReportMergeError("\(d)/report.json: options differ from \(dirs[0]) (strategies, seeds, swarm, clients, actions, shrink, baseline, tenants and also must match)")
             }
             let theirs = r.strategies.map(\.strategyDescription)
             if theirs != described {

@@ -62,6 +62,45 @@ import Testing
         #expect(throws: ReportFileError.self) { try ReportMerger.merge(["/nonexistent/folder"], into: out) }
     }
 
+    /// The tenants and `--also` features are part of the workload: the report records them
+    /// (and only when set, so default reports read as before), rebuilds the generator from
+    /// them, and shards that differ in them do not merge.
+    @Test func tenantsAndFeaturesAreRecordedAndMustMatchToMerge() throws {
+        func run(tenants: Int, also: [WorkloadFeature], shard: Shard, dir: String) throws -> FuzzReport {
+            var config = FuzzDriverTests.configuration(0..<4)
+            config.generator.tenants = tenants
+            for f in also { f.turnOn(in: &config.generator) }
+            config.shard = shard
+            config.reportDirectory = dir
+            return try FuzzDriver(strategies: Self.strategies, configuration: config).run().report
+        }
+        let a = FuzzDriverTests.tmp("tenants-1"), b = FuzzDriverTests.tmp("tenants-2"), c = FuzzDriverTests.tmp("tenants-3")
+        let first = try run(tenants: 3, also: [.userChoices, .bulk], shard: try Shard(1, of: 2), dir: a)
+        #expect(first.options.tenants == 3 && first.options.also == ["bulk", "userChoices"])
+        #expect(first.options.generator.tenants == 3 && first.options.generator.bulk && first.options.generator.userChoices && !first.options.generator.syncNow)
+        #expect(MarkdownReport.render(first).contains("3 tenants · also bulk,userChoices"))
+        #expect(HTMLReport.render(first).contains("<tr><th>tenants</th><td>3</td></tr>"))
+        _ = try run(tenants: 0, also: [.userChoices, .bulk], shard: try Shard(2, of: 2), dir: b)
+        let out = FuzzDriverTests.tmp("tenants-out")
+        #expect(throws: ReportMergeError.self) { try ReportMerger.merge([a, b], into: out) }
+        _ = try run(tenants: 3, also: [.bulk], shard: try Shard(2, of: 2), dir: c)
+        #expect(throws: ReportMergeError.self) { try ReportMerger.merge([a, c], into: out) }
+        _ = try run(tenants: 3, also: [.bulk, .userChoices], shard: try Shard(2, of: 2), dir: c)
+        let merged = try ReportMerger.merge([a, c], into: out)
+        #expect(merged.options.tenants == 3 && merged.options.also == ["bulk", "userChoices"] && merged.options.shard == nil)
+        // A default run leaves both keys out of report.json.
+        let plain = try run(tenants: 0, also: [], shard: try Shard(1, of: 2), dir: b)
+        let json = try ReportWriter.json(plain)
+        #expect(plain.options.tenants == nil && plain.options.also == nil)
+        #expect(!json.contains("\"tenants\"") && !json.contains("\"also\""))
+        // A hand-edited value out of range is an error naming the JSON path, not a merge.
+        var bad = first
+        bad.options.tenants = 99
+        try AtomicFile.write(try ReportWriter.json(bad), to: "\(a)/report.json")
+        do { _ = try ReportMerger.merge([a, c], into: out); Issue.record("merged a report with 99 tenants") }
+        catch let e as ReportMergeError { #expect("\(e)".contains("options.tenants is 99")) }
+    }
+
     /// A claimed invariant this build's catalog does not list still gets a cell and is judged.
     @Test func unknownClaimedInvariantsAreNeverDropped() {
         let d = FuzzReport.StrategyDescription(name: "x", summary: "", knownBad: false, arbitration: "serverArrival",
