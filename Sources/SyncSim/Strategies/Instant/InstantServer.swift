@@ -187,8 +187,10 @@ public struct InstantServer: ServerMachine {
                 } else {
                     // With at most one level of includes (and no limit), patch the last result
                     // where the touched entities are (`Query.patchTree`).
+                    // (`last` stays in the session and in the clients it was sent to: the
+                    // entries are shared, so the patch copies them in its own loop.)
                     var patched = last
-                    if let changed = q.patchTree(&patched, touched: touched, in: data) {
+                    if let changed = q.patchTree(&patched, touched: touched, in: data, shared: true) {
                         guard changed else {
                             unchanged.append(QueryAndResult(query: q, result: last))
                             continue
