@@ -19,13 +19,55 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
 
     /// A blank record of `namespace` with one slot per field and link of `schema`.
     public init(namespace: NamespaceID, schema: Schema) {
+        self.init(namespace: namespace, fieldCount: schema.fieldCount, linkCount: schema.linkCount, hasManyLinks: schema.hasManyLinks)
+    }
+
+    /// A blank record with the given numbers of slots (what `init(namespace:schema:)` reads
+    /// from its schema).
+    @inline(__always)
+    init(namespace: NamespaceID, fieldCount: Int, linkCount: Int, hasManyLinks: Bool) {
         self.namespace = namespace
         // Fresh slots per record: sharing one global blank array between records saves an
         // allocation but makes its reference count a point of contention between threads
-        // running simulations in parallel.
-        values = Array(repeating: nil, count: schema.fieldCount)
-        links = Array(repeating: nil, count: schema.linkCount)
-        manyLinks = schema.hasManyLinks ? Array(repeating: [], count: schema.linkCount) : []
+        // running simulations in parallel. Reserved and appended: `Array(repeating:count:)` and
+        // `Array(unsafeUninitializedCapacity:)` allocate through the standard library's
+        // unspecialised buffer allocation (~700 instructions per array: it looks the storage
+        // class up at run time); reserving goes through the specialised one.
+        var v: [FieldValue?] = []
+        v.reserveCapacity(fieldCount)
+        for _ in 0..<fieldCount { v.append(nil) }
+        values = v
+        var l: [EntityID?] = []
+        l.reserveCapacity(linkCount)
+        for _ in 0..<linkCount { l.append(nil) }
+        links = l
+        if hasManyLinks {
+            var m: [[EntityID]] = []
+            m.reserveCapacity(linkCount)
+            for _ in 0..<linkCount { m.append([]) }
+            manyLinks = m
+        } else {
+            manyLinks = []
+        }
+    }
+
+    /// Equal slots. Records are compared far more often than they change (a view's entries
+    /// against the store's, an answer's against the previous one's), and equal records usually
+    /// share their slot arrays (an answer patched from the previous one keeps the untouched
+    /// records' storage), so each array is first compared by identity, inline, before its
+    /// elements (the standard library's `==` does the same, but behind a call per array).
+    @inline(__always)
+    public static func == (a: EntityRecord, b: EntityRecord) -> Bool {
+        a.namespace == b.namespace && Self.same(a.values, b.values) && Self.same(a.links, b.links)
+            && Self.same(a.manyLinks, b.manyLinks)
+    }
+
+    /// `x == y`, told at once when both are the same storage.
+    @inline(__always)
+    static func same<T: Equatable>(_ x: [T], _ y: [T]) -> Bool {
+        if x.count != y.count { return false }
+        let shared = x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } }
+        return shared || x == y
     }
 
     @inline(__always) public subscript(field: FieldID) -> FieldValue? {
@@ -264,7 +306,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         case .create(let e, let ns, let a):
             if contains(e) { return .alreadyExists(e) }
             if let err = Self.validate(a, ns, schema: schema) { return err }
-            var r = EntityRecord(namespace: ns, schema: schema)
+            var r = EntityRecord(namespace: ns, fieldCount: schema.fieldCount, linkCount: schema.linkCount, hasManyLinks: schema.hasManyLinks)
             for x in a { r[x.field] = x.value }
             self[e] = r
         case .update(let e, let ns, let a):
@@ -278,7 +320,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
                 for k in 0..<a.count { records[i]!.assign(a[k].field, a[k].value) }
             } else {
                 if mode == .update { return .missingEntity(e) }
-                var r = EntityRecord(namespace: ns, schema: schema)
+                var r = EntityRecord(namespace: ns, fieldCount: schema.fieldCount, linkCount: schema.linkCount, hasManyLinks: schema.hasManyLinks)
                 for x in a { r[x.field] = x.value }
                 self[e] = r
             }
@@ -305,8 +347,15 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     /// reference-count operation per record, so a server that committed to a copy paid for the
     /// whole store on every transaction; the log costs what the transaction touches.)
     public struct UndoLog: Sendable {
-        /// Slots as they were before the first change, in the order they were first saved.
-        var saved: [(index: Int, record: EntityRecord?)] = []
+        /// A slot as it was before the first change.
+        struct Saved {
+            var index: Int
+            var record: EntityRecord?
+        }
+        /// Slots as they were before the first change, in the order they were first saved. (A
+        /// struct, not a tuple: an array of tuples is destroyed element by element through the
+        /// runtime's generic tuple witness, several times the cost of a struct's.)
+        var saved: [Saved] = []
         /// `records.count` and `count` before the first change.
         var slots = -1
         var count = 0
@@ -334,7 +383,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         func save(_ e: EntityID) {
             let i = Int(e.raw)
             guard i < undo.slots, !undo.saved.contains(where: { $0.index == i }) else { return }
-            undo.saved.append((i, records[i]))
+            undo.saved.append(UndoLog.Saved(index: i, record: records[i]))
         }
         save(op.entity)
         if case .delete(let e, _) = op, contains(e) {
@@ -347,14 +396,18 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     public mutating func set(_ id: EntityID, _ r: EntityRecord?, undo: inout UndoLog) {
         if undo.slots < 0 { undo.slots = records.count; undo.count = count }
         let i = Int(id.raw)
-        if i < undo.slots, !undo.saved.contains(where: { $0.index == i }) { undo.saved.append((i, records[i])) }
+        if i < undo.slots, !undo.saved.contains(where: { $0.index == i }) { undo.saved.append(UndoLog.Saved(index: i, record: records[i])) }
         self[id] = r
     }
 
     /// Restores the store to what it was before the changes `undo` logged.
     public mutating func rollBack(_ undo: UndoLog) {
         guard undo.slots >= 0 else { return }
-        for (i, r) in undo.saved.reversed() { records[i] = r }
+        var k = undo.saved.count
+        while k > 0 {
+            k -= 1
+            records[undo.saved[k].index] = undo.saved[k].record
+        }
         if records.count > undo.slots { records.removeSubrange(undo.slots...) }
         count = undo.count
     }

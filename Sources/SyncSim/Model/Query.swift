@@ -315,6 +315,20 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
 
     public static let empty = QueryResult(roots: [], entries: [])
 
+    /// Gives this value its own copy of the entries, made in a loop the compiler specialises:
+    /// copy on write of a shared array of entries goes through the runtime's generic array
+    /// copy, a value-witness call per entry (several times the cost of the three retains an
+    /// entry's copy needs). For callers that know the entries are shared and are about to
+    /// change them (`Query.patch(_:touched:in:shared:)`); the value is unchanged, the digest kept.
+    @usableFromInline mutating func unshareEntries() {
+        var copy: [Entry] = []
+        copy.reserveCapacity(_entries.count)
+        _entries.withUnsafeBufferPointer { b in
+            for k in 0..<b.count { copy.append(b[k]) }
+        }
+        _entries = copy
+    }
+
     init(roots: [EntityID], children: [EntityID], store: EntityStore) {
         _roots = roots
         _digest = nil

@@ -15,8 +15,17 @@ extension Query {
     /// for the others. A `condition` is patched like the equality filter: membership of a root
     /// depends on its own record only.
     public func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore) -> Bool? {
+        patch(&result, touched: touched, in: store, shared: false)
+    }
+
+    /// `patch(_:touched:in:)`; `shared`: the caller knows `result`'s entries are shared with
+    /// another value (a server patching a copy of a result it keeps and has sent), so the first
+    /// change copies them in a specialised loop (`QueryResult.unshareEntries()`) instead of
+    /// through the standard library's generic copy on write.
+    func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore, shared: Bool) -> Bool? {
         guard includes.isEmpty, limit == nil else { return nil }
         var changed = false
+        var own = !shared
         // The digest, if known, is kept up to date term by term (`QueryResultDigest.swift`); the
         // entries are written through the storage, which does not forget it.
         var digest = result._digest
@@ -35,6 +44,7 @@ extension Query {
                 if matches {
                     if present {
                         if result._entries[lo].record != rb[i]! {
+                            if !own { result.unshareEntries(); own = true }
                             if digest != nil {
                                 digest! &-= QueryResult.entryTerm(e, result._entries[lo].record)
                                 digest! &+= QueryResult.entryTerm(e, rb[i]!)
@@ -43,12 +53,14 @@ extension Query {
                             changed = true
                         }
                     } else {
+                        if !own { result.unshareEntries(); own = true }
                         result._entries.insert(QueryResult.Entry(id: e, record: rb[i]!), at: lo)
                         result._roots.insert(e, at: lo)
                         if digest != nil { digest! &+= QueryResult.entryTerm(e, rb[i]!) &+ QueryResult.rootTerm(e) }
                         changed = true
                     }
                 } else if present {
+                    if !own { result.unshareEntries(); own = true }
                     if digest != nil {
                         digest! &-= QueryResult.entryTerm(e, result._entries[lo].record) &+ QueryResult.rootTerm(result._roots[lo])
                     }

@@ -21,11 +21,17 @@ extension Query {
     /// tree. The same precondition: `result` is this query's result over the store as it was
     /// before a change that touched only the entities in `touched`.
     public func patchTree(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore) -> Bool? {
-        if includes.isEmpty { return patch(&result, touched: touched, in: store) }
+        patchTree(&result, touched: touched, in: store, shared: false)
+    }
+
+    /// `patchTree(_:touched:in:)`; `shared` as for `patch(_:touched:in:shared:)`.
+    func patchTree(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore, shared: Bool) -> Bool? {
+        if includes.isEmpty { return patch(&result, touched: touched, in: store, shared: shared) }
         guard limit == nil else { return nil }
         for node in includes where !node.children.isEmpty { return nil }
         var digest = result._digest
         var changed = false
+        var own = !shared
         store.records.withUnsafeBufferPointer { rb in
             let n = rb.count
             // Roots first: a root is one by its own record.
@@ -85,6 +91,7 @@ extension Query {
                 if inTree {
                     if present {
                         if result._entries[k].record != rb[x]! {
+                            if !own { result.unshareEntries(); own = true }
                             if digest != nil {
                                 digest! &-= QueryResult.entryTerm(e, result._entries[k].record)
                                 digest! &+= QueryResult.entryTerm(e, rb[x]!)
@@ -93,11 +100,13 @@ extension Query {
                             changed = true
                         }
                     } else {
+                        if !own { result.unshareEntries(); own = true }
                         result._entries.insert(QueryResult.Entry(id: e, record: rb[x]!), at: k)
                         if digest != nil { digest! &+= QueryResult.entryTerm(e, rb[x]!) }
                         changed = true
                     }
                 } else if present {
+                    if !own { result.unshareEntries(); own = true }
                     if digest != nil { digest! &-= QueryResult.entryTerm(e, result._entries[k].record) }
                     result._entries.remove(at: k)
                     changed = true

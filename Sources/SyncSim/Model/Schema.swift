@@ -75,30 +75,85 @@ public struct Schema: Sendable, Hashable {
         public static let nameLength = 40
     }
 
-    /// The schema's name: how scenario files and reports refer to it (`"schema": "todos"`).
-    public let name: String
-    /// The declaration, kept for encoding and for `==` (two schemas are equal if declared equal).
-    public let declaredNamespaces: [Namespace]
-    public let declaredLinks: [Link]
+    /// Every table of the schema behind one reference. Why: a schema is a value that every
+    /// machine, context and client holds, and copies of it are made in hot paths (a record's
+    /// initialiser took one per blank record; task-local reads, contexts, generic copies of
+    /// machines); with its twenty-odd arrays and strings inline, each copy cost as many retains
+    /// and releases (~500 instructions to copy, ~400 to destroy). Immutable once built, so one
+    /// reference stands for the value: a copy is one retain.
+    @usableFromInline final class Tables: Sendable {
+        @usableFromInline let name: String
+        @usableFromInline let declaredNamespaces: [Namespace]
+        @usableFromInline let declaredLinks: [Link]
+        // Flat tables indexed by id: what the hot loop reads.
+        @usableFromInline let nsNames: [String]
+        @usableFromInline let nsSingulars: [String]
+        @usableFromInline let nsFieldLower: [UInt8]
+        @usableFromInline let nsFieldUpper: [UInt8]
+        @usableFromInline let nsLinkLower: [UInt8]
+        @usableFromInline let nsLinkUpper: [UInt8]
+        @usableFromInline let fieldNames: [String]
+        @usableFromInline let fieldKinds: [FieldKind]
+        @usableFromInline let fieldNamespaces: [NamespaceID]
+        @usableFromInline let fieldInitials: [FieldValue?]
+        @usableFromInline let linkNames: [String]
+        @usableFromInline let linkReverseNames: [String]
+        @usableFromInline let linkFrom: [NamespaceID]
+        @usableFromInline let linkTo: [NamespaceID]
+        @usableFromInline let linkMany: [Bool]
+        @usableFromInline let hasManyLinks: Bool
 
-    // Flat tables indexed by id: what the hot loop reads.
-    @usableFromInline let nsNames: [String]
-    @usableFromInline let nsSingulars: [String]
-    @usableFromInline let nsFieldLower: [UInt8]
-    @usableFromInline let nsFieldUpper: [UInt8]
-    @usableFromInline let nsLinkLower: [UInt8]
-    @usableFromInline let nsLinkUpper: [UInt8]
-    @usableFromInline let fieldNames: [String]
-    @usableFromInline let fieldKinds: [FieldKind]
-    @usableFromInline let fieldNamespaces: [NamespaceID]
-    @usableFromInline let fieldInitials: [FieldValue?]
-    @usableFromInline let linkNames: [String]
-    @usableFromInline let linkReverseNames: [String]
-    @usableFromInline let linkFrom: [NamespaceID]
-    @usableFromInline let linkTo: [NamespaceID]
-    @usableFromInline let linkMany: [Bool]
+        init(name: String, declaredNamespaces: [Namespace], declaredLinks: [Link], nsNames: [String], nsSingulars: [String],
+             nsFieldLower: [UInt8], nsFieldUpper: [UInt8], nsLinkLower: [UInt8], nsLinkUpper: [UInt8],
+             fieldNames: [String], fieldKinds: [FieldKind], fieldNamespaces: [NamespaceID], fieldInitials: [FieldValue?],
+             linkNames: [String], linkReverseNames: [String], linkFrom: [NamespaceID], linkTo: [NamespaceID], linkMany: [Bool]) {
+            self.name = name
+            self.declaredNamespaces = declaredNamespaces
+            self.declaredLinks = declaredLinks
+            self.nsNames = nsNames
+            self.nsSingulars = nsSingulars
+            self.nsFieldLower = nsFieldLower
+            self.nsFieldUpper = nsFieldUpper
+            self.nsLinkLower = nsLinkLower
+            self.nsLinkUpper = nsLinkUpper
+            self.fieldNames = fieldNames
+            self.fieldKinds = fieldKinds
+            self.fieldNamespaces = fieldNamespaces
+            self.fieldInitials = fieldInitials
+            self.linkNames = linkNames
+            self.linkReverseNames = linkReverseNames
+            self.linkFrom = linkFrom
+            self.linkTo = linkTo
+            self.linkMany = linkMany
+            hasManyLinks = linkMany.contains(true)
+        }
+    }
+
+    @usableFromInline let tables: Tables
+
+    /// The schema's name: how scenario files and reports refer to it (`"schema": "todos"`).
+    public var name: String { tables.name }
+    /// The declaration, kept for encoding and for `==` (two schemas are equal if declared equal).
+    public var declaredNamespaces: [Namespace] { tables.declaredNamespaces }
+    public var declaredLinks: [Link] { tables.declaredLinks }
+
+    @inlinable var nsNames: [String] { tables.nsNames }
+    @inlinable var nsSingulars: [String] { tables.nsSingulars }
+    @inlinable var nsFieldLower: [UInt8] { tables.nsFieldLower }
+    @inlinable var nsFieldUpper: [UInt8] { tables.nsFieldUpper }
+    @inlinable var nsLinkLower: [UInt8] { tables.nsLinkLower }
+    @inlinable var nsLinkUpper: [UInt8] { tables.nsLinkUpper }
+    @inlinable var fieldNames: [String] { tables.fieldNames }
+    @inlinable var fieldKinds: [FieldKind] { tables.fieldKinds }
+    @inlinable var fieldNamespaces: [NamespaceID] { tables.fieldNamespaces }
+    @inlinable var fieldInitials: [FieldValue?] { tables.fieldInitials }
+    @inlinable var linkNames: [String] { tables.linkNames }
+    @inlinable var linkReverseNames: [String] { tables.linkReverseNames }
+    @inlinable var linkFrom: [NamespaceID] { tables.linkFrom }
+    @inlinable var linkTo: [NamespaceID] { tables.linkTo }
+    @inlinable var linkMany: [Bool] { tables.linkMany }
     /// True if any link has cardinality many (records then carry target sets).
-    public let hasManyLinks: Bool
+    @inlinable public var hasManyLinks: Bool { tables.hasManyLinks }
 
     /// Declares a schema. Every name is checked: identifiers of at most `Limits.nameLength`
     /// characters; namespace names unique; field names unique across the schema (a patch names its
@@ -162,25 +217,13 @@ public struct Schema: Sendable, Hashable {
             lLower[n] = UInt8(resolved.firstIndex { $0.from >= n } ?? resolved.count)
             lUpper[n] = UInt8(resolved.firstIndex { $0.from > n } ?? resolved.count)
         }
-        self.name = name
-        declaredNamespaces = namespaces
-        declaredLinks = resolved.map(\.decl)
-        self.nsNames = nsNames
-        self.nsSingulars = nsSingulars
-        nsFieldLower = lower
-        nsFieldUpper = upper
-        nsLinkLower = lLower
-        nsLinkUpper = lUpper
-        self.fieldNames = fieldNames
-        fieldKinds = kinds
-        fieldNamespaces = fieldNs
-        fieldInitials = initials
-        linkNames = resolved.map(\.decl.name)
-        linkReverseNames = resolved.map(\.decl.reverseName)
-        linkFrom = resolved.map { NamespaceID(UInt8($0.from)) }
-        linkTo = resolved.map { NamespaceID(UInt8($0.to)) }
-        linkMany = resolved.map { $0.decl.cardinality == .many }
-        hasManyLinks = linkMany.contains(true)
+        tables = Tables(name: name, declaredNamespaces: namespaces, declaredLinks: resolved.map(\.decl),
+                        nsNames: nsNames, nsSingulars: nsSingulars, nsFieldLower: lower, nsFieldUpper: upper,
+                        nsLinkLower: lLower, nsLinkUpper: lUpper, fieldNames: fieldNames, fieldKinds: kinds,
+                        fieldNamespaces: fieldNs, fieldInitials: initials, linkNames: resolved.map(\.decl.name),
+                        linkReverseNames: resolved.map(\.decl.reverseName),
+                        linkFrom: resolved.map { NamespaceID(UInt8($0.from)) }, linkTo: resolved.map { NamespaceID(UInt8($0.to)) },
+                        linkMany: resolved.map { $0.decl.cardinality == .many })
     }
 
     static func isIdentifier(_ s: String) -> Bool {
@@ -192,7 +235,8 @@ public struct Schema: Sendable, Hashable {
     static func clip(_ s: String) -> String { s.count <= 60 ? s : String(s.prefix(57)) + "…" }
 
     public static func == (a: Schema, b: Schema) -> Bool {
-        a.name == b.name && a.declaredNamespaces == b.declaredNamespaces && a.declaredLinks == b.declaredLinks
+        if a.tables === b.tables { return true }
+        return a.name == b.name && a.declaredNamespaces == b.declaredNamespaces && a.declaredLinks == b.declaredLinks
     }
 
     public func hash(into h: inout Hasher) {

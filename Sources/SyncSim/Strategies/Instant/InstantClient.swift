@@ -459,9 +459,16 @@ public struct InstantClient: ClientMachine {
             }
             queries[i].overlayValid = true
             if queries[i].overlaySerials.isEmpty {
-                // No mutation is visible: the view is the server's answer itself.
+                // No mutation is visible: the view is the server's answer itself. Without a
+                // limit that answer is also the query over `store` (which holds exactly its
+                // entries: every entry that is a root or a child over the server's data is one
+                // over its own entries, and nothing else is there), so the next write patches
+                // the view instead of evaluating it over the whole store. With a limit, a child
+                // of the root namespace could pass for a root: the next write evaluates.
                 queries[i].overlayStore = store
-                queries[i].storeShowsView = false
+                queries[i].storeShowsView = queries[i].query.limit == nil
+                assert(!queries[i].storeShowsView || queries[i].query.evaluates(store, to: queries[i].server!),
+                       "a server answer without a limit is not the query over its own entries")
                 if queries[i].server != queries[i].shown {
                     queries[i].shown = queries[i].server
                     out(.event(.subscriptionYielded(SubscriptionID(UInt32(queries[i].key.raw)), fromCache: queries[i].fromCache)))
@@ -507,31 +514,38 @@ public struct InstantClient: ClientMachine {
     /// Brings `store`, which holds exactly `old`'s entries, to `new`'s entries: a merge walk over
     /// both (ascending ids) that writes only the slots that differ and notes them in `touched`.
     static func patchBase(_ store: inout EntityStore, from old: QueryResult, to new: QueryResult, touched: inout [EntityID]) {
-        if old.entries == new.entries { return }  // the same buffer (or equal): nothing to do
-        var j = 0
-        let o = old.entries, n = new.entries
-        for k in 0..<n.count {
-            let id = n[k].id
-            while j < o.count && o[j].id < id {
-                store[o[j].id] = nil
-                touched.append(o[j].id)
-                j += 1
-            }
-            if j < o.count && o[j].id == id {
-                if o[j].record != n[k].record {
-                    store[id] = n[k].record
-                    touched.append(id)
+        // One merge walk, reading both entry buffers in place (no entry, so no record, is copied
+        // to be compared): the records of an answer the server patched share their slots with
+        // the previous answer's, so equal records are told by identity. The walk writes nothing
+        // when the answers are equal; the same buffer is told at once.
+        old._entries.withUnsafeBufferPointer { o in
+            new._entries.withUnsafeBufferPointer { n in
+                if o.count == n.count && o.baseAddress == n.baseAddress { return }
+                var j = 0
+                for k in 0..<n.count {
+                    let id = n[k].id
+                    while j < o.count && o[j].id < id {
+                        store[o[j].id] = nil
+                        touched.append(o[j].id)
+                        j += 1
+                    }
+                    if j < o.count && o[j].id == id {
+                        if o[j].record != n[k].record {
+                            store[id] = n[k].record
+                            touched.append(id)
+                        }
+                        j += 1
+                    } else {
+                        store[id] = n[k].record
+                        touched.append(id)
+                    }
                 }
-                j += 1
-            } else {
-                store[id] = n[k].record
-                touched.append(id)
+                while j < o.count {
+                    store[o[j].id] = nil
+                    touched.append(o[j].id)
+                    j += 1
+                }
             }
-        }
-        while j < o.count {
-            store[o[j].id] = nil
-            touched.append(o[j].id)
-            j += 1
         }
     }
 

@@ -13,10 +13,19 @@ public struct InstantServer: ServerMachine {
     public typealias Up = InstantUp
     public typealias Down = InstantDown
 
+    /// A query and its result over `data` (`broadcast`).
+    struct QueryAndResult {
+        var query: Query
+        var result: QueryResult
+    }
+
     struct Subscription {
         var key: InstantQueryKey
         var query: Query
         var last: QueryResult
+        /// `query.readNamespaces(in: schema)`, computed once (`broadcast` tests it on every
+        /// transaction).
+        var reads: NamespaceSet
     }
 
     public private(set) var data = EntityStore()
@@ -79,7 +88,7 @@ public struct InstantServer: ServerMachine {
             // `Query.patch` keeps the digest of.
             r.cacheDigest()
             sessions[c.index]!.removeAll { $0.key == k }
-            sessions[c.index]!.append(Subscription(key: k, query: q, last: r))
+            sessions[c.index]!.append(Subscription(key: k, query: q, last: r, reads: q.readNamespaces(in: schema)))
             sessions[c.index]!.sort { $0.key < $1.key }
             out(.send(c, .addQueryOk(k, r, processedTxID: txID)))
         case .removeQuery(let k):
@@ -154,45 +163,49 @@ public struct InstantServer: ServerMachine {
     mutating func broadcast(out: inout ServerOutbox<InstantDown>, changed: NamespaceSet, touched: [EntityID]) {
         // Per distinct query: its result over `data` once built, and the previous results already
         // found equal to it (clients subscribed to the same query usually share one).
-        var evaluated: [(Query, QueryResult)] = []
-        var unchanged: [(Query, QueryResult)] = []
+        // (Pairs as a struct, not a tuple: an array of tuples is destroyed through the runtime's
+        // generic tuple witness, element by element.)
+        var evaluated: [QueryAndResult] = []
+        var unchanged: [QueryAndResult] = []
         for i in sessions.indices {
             guard sessions[i] != nil else { continue }
             for j in sessions[i]!.indices where !sessions[i]![j].key.isOnce {
+                if changed.isDisjoint(with: sessions[i]![j].reads) { continue }
                 let q = sessions[i]![j].query
-                if changed.isDisjoint(with: q.readNamespaces(in: schema)) { continue }
                 if !q.mayChange(sessions[i]![j].last, touched: touched, in: data, schema: schema) { continue }
                 let last = sessions[i]![j].last
-                if unchanged.contains(where: { $0.0 == q && $0.1 == last }) { continue }
+                if unchanged.contains(where: { $0.query == q && $0.result == last }) { continue }
                 // One pass over the store per distinct query: the result, or nil when it equals
                 // `last`; a query already evaluated compares its result instead.
                 var r: QueryResult
-                if let k = evaluated.firstIndex(where: { $0.0 == q }) {
-                    r = evaluated[k].1
+                if let k = evaluated.firstIndex(where: { $0.query == q }) {
+                    r = evaluated[k].result
                     if r == last {
-                        unchanged.append((q, last))
+                        unchanged.append(QueryAndResult(query: q, result: last))
                         continue
                     }
                 } else {
                     // With at most one level of includes (and no limit), patch the last result
                     // where the touched entities are (`Query.patchTree`).
+                    // (`last` stays in the session and in the clients it was sent to: the
+                    // entries are shared, so the patch copies them in its own loop.)
                     var patched = last
-                    if let changed = q.patchTree(&patched, touched: touched, in: data) {
+                    if let changed = q.patchTree(&patched, touched: touched, in: data, shared: true) {
                         guard changed else {
-                            unchanged.append((q, last))
+                            unchanged.append(QueryAndResult(query: q, result: last))
                             continue
                         }
                         r = patched
                     } else {
                         guard let fresh = q.evaluate(data, unlessEqualTo: last) else {
-                            unchanged.append((q, last))
+                            unchanged.append(QueryAndResult(query: q, result: last))
                             continue
                         }
                         r = fresh
                     }
                     // Once per result built: every client it is sent to shares the digest.
                     r.cacheDigest()
-                    evaluated.append((q, r))
+                    evaluated.append(QueryAndResult(query: q, result: r))
                 }
                 sessions[i]![j].last = r
                 out(.send(ClientID(i), .refreshOk(sessions[i]![j].key, r, processedTxID: txID)))
