@@ -91,7 +91,7 @@ extension Monitor {
     ///
     /// Both are judged incrementally (`YieldMemo`), from what this subscription showed at its
     /// previous yield: the entries that are new or differ since then (a merge walk of the two
-    /// sorted lists; an unchanged entry is found equal by comparing its record, whose arrays
+    /// sorted lists, against the monitor's own copy of the last entries, `ShownEntries`; an unchanged entry is found equal by comparing its record, whose arrays
     /// are usually shared, so it costs a few comparisons, not a walk of its values) are the only
     /// ones whose verdict can have changed, besides those listed below. The verdicts are exactly a
     /// full re-check's, at a cost that follows what changed instead of the result's size.
@@ -118,22 +118,13 @@ extension Monitor {
         var changed: [EntityID] = []
         swap(&changed, &scratchChanged)   // its capacity, kept between yields
         defer { changed.removeAll(keepingCapacity: true); swap(&changed, &scratchChanged) }
+        // The memo's copy, taken out to be brought up to date in place (`ShownEntries`).
+        var shown = ShownEntries()
         if let m {
-            let old = yieldMemos[c.index][m].shown
-            // Read in place through the buffers (no retain and release of each record); the
-            // same buffer (a result the client kept) is the same entries without a walk.
-            entries.withUnsafeBufferPointer { now in
-                old.withUnsafeBufferPointer { was in
-                    if now.count == was.count && now.baseAddress == was.baseAddress { return }
-                    var j = 0
-                    for i in 0..<now.count {
-                        let id = now[i].id
-                        while j < was.count && was[j].id < id { j += 1 }
-                        if j < was.count && was[j].id == id && was[j].record == now[i].record { continue }
-                        changed.append(id)
-                    }
-                }
-            }
+            swap(&shown, &yieldMemos[c.index][m].shown)
+            shown.sync(to: entries, changed: &changed)
+        } else {
+            shown = ShownEntries(copying: entries)
         }
         var ownFine = intentCount
         if !openWrites[c.index].isEmpty {
@@ -174,11 +165,11 @@ extension Monitor {
                     if !checkMonotonic(c, s, entries[i], at: t) { recheck.append(id) }
                 }
             }
-            yieldMemos[c.index][m] = YieldMemo(subscription: s, shown: entries, raisedSeen: floorRaises[c.index].count,
+            yieldMemos[c.index][m] = YieldMemo(subscription: s, shown: shown, raisedSeen: floorRaises[c.index].count,
                                                recheck: recheck, ownFine: ownFine)
         } else {
             for entry in entries where !checkMonotonic(c, s, entry, at: t) { recheck.append(entry.id) }
-            yieldMemos[c.index].append(YieldMemo(subscription: s, shown: entries, raisedSeen: floorRaises[c.index].count,
+            yieldMemos[c.index].append(YieldMemo(subscription: s, shown: shown, raisedSeen: floorRaises[c.index].count,
                                                  recheck: recheck, ownFine: ownFine))
         }
     }
@@ -398,8 +389,8 @@ extension Monitor {
     /// What monotonicReads last checked for one subscription of a client (`checkYield`).
     struct YieldMemo: Sendable {
         var subscription: SubscriptionID
-        /// The entries as of that yield.
-        var shown: [QueryResult.Entry]
+        /// The entries as of that yield (the monitor's own copy: `ShownEntries`).
+        var shown: ShownEntries
         /// How many of the client's floor raises (`floorRaises`) it had seen.
         var raisedSeen: Int
         /// Entities to check again even if unchanged, ascending.

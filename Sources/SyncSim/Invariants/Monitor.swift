@@ -41,7 +41,10 @@ struct Monitor: Sendable {
     // Per-command capture.
     var capturing = false
     var toldDuringCommand: [UserEvent] = []
-    var beforeResults: [(SubscriptionID, QueryResult?)] = []
+    /// Per subscription, the first step of the write being handled that changes a child or a
+    /// link of the tree shown before it (`Monitor+WriteCapture.swift`).
+    var nestedBefore: [NestedChange] = []
+    var nestedLinksBefore: [NestedLinkChange] = []
     /// The pending writes before a write command, captured only when their number reaches the
     /// queue cap (the only case `checkQueueCap` reads them); `beforePendingCount` always.
     var beforePending: [WriteID] = []
@@ -275,7 +278,7 @@ struct Monitor: Sendable {
             intent(w, client: c)
             beforePendingCount = sim.pendingWriteCount(of: c)
             beforePending = beforePendingCount >= sim.queueCap ? sim.pendingWrites(of: c) : []
-            beforeResults = sim.subscriptions(of: c).map { ($0.0, sim.shown(c, $0.0)) }
+            captureNested(c, w, sim)
         }
     }
 
@@ -287,11 +290,8 @@ struct Monitor: Sendable {
             let rejectedNow = toldDuringCommand.contains { if case .writeRejected(w.id, _) = $0 { return true } else { return false } }
             checkReadYourWrites(c, w, sim, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t)
             checkNested(c, w, rejectedNow: rejectedNow, at: t)
-            if schema.linkCount > 0 { checkNestedLinks(c, w, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t) }
+            if schema.linkCount > 0 { checkNestedLinks(c, rejectedNow: rejectedNow, at: t) }
             checkQueueCap(c, w, sim, cap: sim.queueCap, rejectedNow: rejectedNow, at: t)
-            // Let go of the results as soon as they are judged: a reference kept until the next
-            // write would make the client's next in-place change of one copy it whole.
-            beforeResults.removeAll(keepingCapacity: true)
         case .queryOnce(let r, let q):
             checkQueryOnceFresh(c, r, unreachable: sim.isUnreachable(c), at: t)
             for ev in toldDuringCommand {
@@ -356,26 +356,16 @@ struct Monitor: Sendable {
 
     /// A local write to a child in a subscription's result tree must make that subscription yield.
     /// A write refused on the spot (e.g. at a full queue) changed nothing, so nothing must yield.
+    /// (Which step changes a child of which tree was found before the write: `captureNested`.)
     mutating func checkNested(_ c: ClientID, _ w: UserWrite, rejectedNow: Bool, at t: Int64) {
         if rejectedNow { return }
-        for (s, before) in beforeResults {
-            guard let before else { continue }
-            for op in w.ops {
-                let e = op.entity
-                guard let rec = before.record(e), !Self.hasRoot(before, e) else { continue }
-                let changes: Bool
-                switch op {
-                case .update(_, _, let a): changes = a.contains { rec[$0.field] != $0.value }
-                case .delete: changes = true
-                default: changes = false
-                }
-                guard changes else { continue }
-                let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
-                if !yielded {
-                    report(Violation(.nestedSubscriptionReyields, at: t, client: c, entity: e,
-                                     "\(c) changed \(EntityRef(e, rec.namespace)), a child in \(s)'s result tree, and \(s) did not yield"))
-                    return
-                }
+        for x in nestedBefore {
+            let s = x.subscription
+            let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
+            if !yielded {
+                report(Violation(.nestedSubscriptionReyields, at: t, client: c, entity: x.entity,
+                                 "\(c) changed \(EntityRef(x.entity, x.namespace)), a child in \(s)'s result tree, and \(s) did not yield"))
+                return
             }
         }
     }
