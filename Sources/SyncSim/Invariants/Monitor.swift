@@ -7,7 +7,7 @@
 /// here: they run once the run is over, on its public record (`Simulator.judgeCustom`).
 ///
 /// `@usableFromInline` for the `@inlinable` simulator; its methods stay compiled here. `Sendable`
-/// is spelled out because it is no longer inferred for a `@usableFromInline` type (`placeholder`).
+/// is spelled out because it is no longer inferred for a `@usableFromInline` type.
 @usableFromInline
 struct Monitor: Sendable {
     @usableFromInline private(set) var violations: [Violation] = []
@@ -121,9 +121,6 @@ struct Monitor: Sendable {
     var keepLocalChoices: [[KeepLocalChoice]]
     /// Who was in which tenant (`Monitor+Tenants.swift`); inert unless the run has tenant actions.
     var tenants = TenantLedger()
-
-    /// An empty monitor to swap in while the real one is lent out.
-    @usableFromInline static let placeholder = Monitor(clients: 0, schema: .default)
 
     @usableFromInline init(clients: Int, schema: Schema) {
         clientCount = clients
