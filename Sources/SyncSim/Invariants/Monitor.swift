@@ -85,6 +85,13 @@ struct Monitor: Sendable {
     var hasFloors: [Bool]
     /// Per client: its writes whose outcome is not known yet (indices in `History.intents`).
     var openWrites: [[OpenWrite]]
+    /// By intent index: whether it is in its client's `openWrites` now.
+    var openIntent: [Bool] = []
+    /// Per client, by entity: its writes that create or update the entity and were open when
+    /// last looked at, ascending (`checkOwnWrites` drops the closed ones as it reads a list).
+    var openTouch: [KeyTable<[Int32]>]
+    /// `checkOwnWrites`'s list of known writes to visit, kept between calls for its capacity.
+    var scratchKnown: [Int32] = []
     /// Writes the user was told were rejected, so far.
     var toldRejected = Set<WriteID>()
     /// When the user was first told each write's outcome (rejected or confirmed).
@@ -133,6 +140,7 @@ struct Monitor: Sendable {
         hasFloors = Array(repeating: false, count: clients)
         versions = FieldVersions(stride: schema.fieldCount)
         openWrites = Array(repeating: [], count: clients)
+        openTouch = Array(repeating: KeyTable(stride: 1, blank: []), count: clients)
         lastPending = Array(repeating: 0, count: clients)
         emptiedAt = Array(repeating: [], count: clients)
         keepLocalChoices = Array(repeating: [], count: clients)
@@ -194,6 +202,11 @@ struct Monitor: Sendable {
         if let c = client {
             Self.set(&emptiedBefore, w.id, Int32(emptiedAt[c.index].count))
             openWrites[c.index].append(OpenWrite(intent: i, write: w.id))
+            if Int(i) >= openIntent.count { openIntent.append(contentsOf: repeatElement(false, count: Int(i) + 1 - openIntent.count)) }
+            openIntent[Int(i)] = true
+            for op in w.ops where op.assignmentsIfWrite != nil {
+                openTouch[c.index].modify(Self.entityKey(op.entity)) { l in if l.last != i { l.append(i) } }
+            }
         }
     }
 

@@ -159,9 +159,9 @@ public struct Simulator<S: SyncStrategy> {
         activeSubs = Array(repeating: [], count: n)
         armedCrash = Array(repeating: nil, count: n)
         recorder = TraceRecorder(mode: trace)
-        var monitor = Monitor(clients: n, schema: schedule.schema)
-        if tenancyOn { monitor.activateTenants(clients: n) }
-        _monitor = monitor
+        var oracles = Monitor(clients: n, schema: schedule.schema)
+        if tenancyOn { oracles.activateTenants(clients: n) }
+        _monitor = oracles
         _history.setRecordsObservations(observe)
         storyPending = Array(repeating: 0, count: n)
         var serverContext = ServerContext(schema: schedule.schema, clientCount: n, random: root.fork(.server), options: options.strategy)
