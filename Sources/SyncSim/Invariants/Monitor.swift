@@ -505,23 +505,28 @@ struct Monitor: Sendable {
         let arbitration = sim.arbitration
         // Position of the last transaction that carried each write, and the last transaction that
         // assigned each (entity, field), with whether one of its intents targeted that field.
-        var lastTxOfWrite: [WriteID: Int] = [:]
-        var lastAssign: [UInt64: (tx: Int, targeted: Bool)] = [:]
+        // (Dense tables over write ids and (entity, field) keys: this runs over the whole log, and
+        // a hash per step was most of its cost; huge ids fall back to hashing, `KeyTable`.)
+        var lastTxOfWrite = WriteTable()
+        var lastAssign = KeyTable<(tx: Int32, targeted: Bool)>(stride: schema.fieldCount, blank: (-1, false))
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
+        var targeted: [UInt64] = []  // a few keys: a list beats hashing
         for (i, a) in h.applied.enumerated() {
-            var targeted: [UInt64] = []  // a few keys: a list beats hashing
+            targeted.removeAll(keepingCapacity: true)
             for w in a.tx.writes {
-                lastTxOfWrite[w] = i
+                lastTxOfWrite[w] = Int32(i)
                 if let it = h.intent(w) { for op in it.write.ops { for x in op.assignments { targeted.append(key(op.entity, x.field)) } } }
             }
-            for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (i, targeted.contains(k)) } }
+            for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (Int32(i), targeted.contains(k)) } }
         }
-        var candidates: [UInt64: [(intent: History.Intent, made: Int, tx: Int, value: FieldValue)]] = [:]
+        var candidates = KeyTable<[FieldCandidate]>(stride: schema.fieldCount, blank: [])
         // Every write that took effect competes, even one the user was told failed (a timeout
         // after the server applied it): the server's log, not the client's belief, is the truth.
         for (made, it) in h.intents.enumerated() {
             guard let tx = lastTxOfWrite[it.write.id] else { continue }
-            for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, made, tx, x.value)) } }
+            for op in it.write.ops {
+                for x in op.assignments { candidates.modify(key(op.entity, x.field)) { $0.append(FieldCandidate(made: Int32(made), tx: tx, value: x.value)) } }
+            }
         }
         // The fastest clock anywhere: every client's, and the server's own (skew 0), since admin
         // writes and replies carry the server's time into clients' clocks.
@@ -530,21 +535,23 @@ struct Monitor: Sendable {
         for (id, rec) in data.entities {
             for f in schema.fields(of: rec.namespace) {
                 let k = key(id, f)
-                guard let cands = candidates[k], !cands.isEmpty, let final = rec[f] else { continue }
-                let wins = mayWin(cands.map { Contender(intent: Int32($0.made), tx: Int32($0.tx)) }, key: k, h,
+                let cands = candidates[k]
+                guard !cands.isEmpty, let final = rec[f] else { continue }
+                let wins = mayWin(cands.map { Contender(intent: $0.made, tx: $0.tx) }, key: k, h,
                                   arbitration: arbitration, skew: skew, maxSkew: maxSkew)
-                let acceptable = cands.indices.filter { wins[$0] }.map { (cands[$0].intent, cands[$0].value) }
+                let acceptable = cands.indices.filter { wins[$0] }.map { (h.intents[Int(cands[$0].made)], cands[$0].value) }
                 if acceptable.contains(where: { $0.1 == final }) { continue }
                 let ref = EntityRef(id, rec.namespace)
                 let want = acceptable.map { "\($0.1) (\($0.0.write.id) by \($0.0.origin))" }.joined(separator: " or ")
                 // The culprit: the last transaction that assigned the register (what put the
                 // wrong value there).
-                let culprit = lastAssign[k].flatMap { la -> String? in
-                    let tx = h.applied[la.tx].tx
+                let la = lastAssign[k]
+                let culprit = la.tx < 0 ? nil : { () -> String? in
+                    let tx = h.applied[Int(la.tx)].tx
                     return tx.ops.last { $0.entity == id && $0.assignments.contains { $0.field == f } }.map { Self.culprit(tx.origin, $0) }
-                }
-                if let la = lastAssign[k], !la.targeted {
-                    let tx = h.applied[la.tx].tx
+                }()
+                if la.tx >= 0, !la.targeted {
+                    let tx = h.applied[Int(la.tx)].tx
                     var v = Violation(.disjointFieldMerge, at: t, entity: id,
                                       "\(ref).\(f.name) = \(final), expected \(want): tx \(tx.txID) from \(tx.origin) overwrote it while writing other fields (\(tx.writes.map(\.description).joined(separator: ", ")))")
                     v.culprit = culprit
@@ -561,9 +568,9 @@ struct Monitor: Sendable {
 
     /// A typing burst that nothing else raced ends at its last keystroke.
     mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, arbitration: Arbitration, maxSkew: Int64, at t: Int64) {
-        var firstTx: [WriteID: Int] = [:], lastTx: [WriteID: Int] = [:]
+        var firstTx = WriteTable(), lastTx = WriteTable()
         for (i, a) in h.applied.enumerated() {
-            for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = i }; lastTx[w] = i }
+            for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = Int32(i) }; lastTx[w] = Int32(i) }
         }
         var bursts: [UInt32: [History.Intent]] = [:]
         for it in h.intents { if let b = it.write.burst { bursts[b, default: []].append(it) } }
@@ -576,7 +583,7 @@ struct Monitor: Sendable {
             let start = keys.first!.time
             let startClock = keys.first!.clientTime
             let burstIDs = Set(keys.map(\.write.id))
-            let firstApplied = keys.compactMap { firstTx[$0.write.id] }.min() ?? Int.max
+            let firstApplied = keys.compactMap { firstTx[$0.write.id] }.min() ?? Int32.max
             // Raced: another write to the same field made during or after the burst, or one made
             // earlier but applied after the burst began to land (an offline replay: under
             // arrival order it legitimately wins).
@@ -608,5 +615,15 @@ struct Monitor: Sendable {
                                  "typing burst ended at \(x.value) (\(last.write.id)) but \(EntityRef(e, ns)).\(x.field.name) = \(rec[x.field].map(\.description) ?? "nothing")"))
             }
         }
+    }
+}
+
+extension Monitor {
+    /// A write that took effect assigning a register (`finishFieldOrder`): its intent's position
+    /// in the history, its last transaction's position in the log, the value it assigned.
+    struct FieldCandidate: Sendable {
+        var made: Int32
+        var tx: Int32
+        var value: FieldValue
     }
 }
