@@ -136,7 +136,7 @@ extension Monitor {
             // server's result (a cache of server results need not contain them).
             // (Kept as the roots and the open writes, filtered only when read: rare, where a
             // yield is frequent and its roots and the queue may be long.)
-            cachedRoots[p.client][p.index] = CachedRoots(roots: r.roots, open: openWrites[c.index])
+            cachedRoots[p.client][p.index].refill(roots: r.roots, open: openWrites[c.index])
         }
         var recheck: [EntityID] = []
         if let m {
@@ -403,6 +403,16 @@ extension Monitor {
         var roots: [EntityID] = []
         /// The client's open writes then.
         var open: [OpenWrite] = []
+        /// Holds `roots` and `open` as copies in its own buffers, reused from refresh to refresh:
+        /// holding the client's arrays themselves made its next in-place change of its roots (or
+        /// the monitor's next change of its open list) copy them.
+        mutating func refill(roots newRoots: [EntityID], open newOpen: [OpenWrite]) {
+            roots.removeAll(keepingCapacity: true)
+            roots.append(contentsOf: newRoots)
+            open.removeAll(keepingCapacity: true)
+            open.append(contentsOf: newOpen)
+        }
+
         /// The roots held.
         func value(_ h: History) -> [EntityID] {
             guard !open.isEmpty else { return roots }
