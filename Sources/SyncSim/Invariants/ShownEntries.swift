@@ -17,10 +17,13 @@ struct ShownEntries: Sendable {
     /// `entries` ascends strictly by id (every result a query builds does; the merge edits rely
     /// on it, and anything else is copied whole).
     private var ascending = true
+    /// `sync`'s list of places to replace, kept between calls for its capacity.
+    private var scratch: [Int32] = []
 
     /// More inserts and removals than this in one yield: the copy is built again (each edit moves
-    /// the entries after it; a rebuild retains every record once).
-    private static var maxEdits: Int { 16 }
+    /// the entries after it, about a word of work per entry moved; a rebuild retains and later
+    /// releases every record's arrays, some tens of times that).
+    private static var maxEdits: Int { 32 }
 
     /// A copy of `now` (the first yield of a subscription).
     init(copying now: [QueryResult.Entry]) {
@@ -34,6 +37,10 @@ struct ShownEntries: Sendable {
     /// with its id here, in `now`'s order (the old walk's list), and makes this copy equal `now`.
     mutating func sync(to now: [QueryResult.Entry], changed: inout [EntityID]) {
         var edits = 0, aligned = entries.count == now.count
+        // Aligned so far (same id at the same place): the places whose record differs.
+        var replace = scratch
+        scratch = []
+        defer { replace.removeAll(keepingCapacity: true); scratch = replace }
         let nowAscending: Bool = now.withUnsafeBufferPointer { n in
             entries.withUnsafeBufferPointer { w in
                 var j = 0
@@ -46,7 +53,10 @@ struct ShownEntries: Sendable {
                     edits += j - j0   // entries gone
                     if j < w.count && w[j].id == id {
                         if i != j { aligned = false }
-                        if !Self.same(w[j].record, n[i].record) { changed.append(id) }
+                        if !Self.same(w[j].record, n[i].record) {
+                            changed.append(id)
+                            if aligned { replace.append(Int32(truncatingIfNeeded: i)) }
+                        }
                     } else {
                         aligned = false
                         edits += 1    // a new entry
@@ -58,11 +68,11 @@ struct ShownEntries: Sendable {
         }
         defer { ascending = nowAscending }
         if aligned {
-            // Same ids at the same places: only records to replace (none, usually).
-            if changed.isEmpty { return }
+            // Same ids at the same places: only the records listed to replace (none, usually).
+            if replace.isEmpty { return }
             entries.withUnsafeMutableBufferPointer { w in
                 now.withUnsafeBufferPointer { n in
-                    for i in 0..<n.count where !Self.same(w[i].record, n[i].record) { w[i].record = n[i].record }
+                    for i in replace { w[Int(i)].record = n[Int(i)].record }
                 }
             }
             return
@@ -109,16 +119,17 @@ struct ShownEntries: Sendable {
     /// comparing values; anything else is compared by value.
     @inline(__always)
     static func same(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
-        if a.namespace == b.namespace && Self.identical(a.values, b.values) && Self.identical(a.links, b.links)
-            && Self.identical(a.manyLinks, b.manyLinks) {
+        if a.namespace == b.namespace && Self.identity(a.values) == Self.identity(b.values)
+            && Self.identity(a.links) == Self.identity(b.links) && Self.identity(a.manyLinks) == Self.identity(b.manyLinks) {
             return true
         }
         return a == b
     }
 
-    /// Whether two arrays are one buffer (then equal: the count is the buffer's).
+    /// An array's buffer reference as a number: two arrays alive with the same one are one
+    /// buffer, so equal (the count is the buffer's). (An array is that one reference.)
     @inline(__always)
-    private static func identical<T>(_ a: [T], _ b: [T]) -> Bool {
-        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress && x.count == y.count } }
+    private static func identity<T>(_ a: [T]) -> UInt {
+        unsafeBitCast(a, to: UInt.self)
     }
 }
