@@ -7,23 +7,19 @@
 /// copied the whole result, every record retained, and the memo's release of the old one freed
 /// it again: two walks of every entry per yield, growing with the store. This copy shares the
 /// records' storage with the client (no record is copied), lives in its own buffer, and is
-/// edited where the result changed: a record replaced in place, an entry inserted or removed by
-/// moving the others (no reference counting), or, when many entries come or go at once, built
-/// again. Its content is always equal, entry by entry, to the result it was synchronised with,
-/// so the entries listed as changed are exactly those the old walk (against the result itself)
-/// listed.
+/// edited where the result changed: a record replaced in place, entries that stay moved over
+/// those that leave, new ones merged in by moving the others (moves, not copies: reference
+/// counting only for what changed). Its content is always equal, entry by entry, to the result
+/// it was synchronised with, so the entries listed as changed are exactly those the old walk
+/// (against the result itself) listed.
 struct ShownEntries: Sendable {
     private(set) var entries: [QueryResult.Entry] = []
-    /// `entries` ascends strictly by id (every result a query builds does; the merge edits rely
-    /// on it, and anything else is copied whole).
+    /// `entries` ascends strictly by id (every result a query builds does; the merge relies on
+    /// it, and anything else is copied whole).
     private var ascending = true
-    /// `sync`'s list of places to replace, kept between calls for its capacity.
+    /// `sync`'s lists (places to replace, new entries), kept between calls for their capacity.
     private var scratch: [Int32] = []
-
-    /// More inserts and removals than this in one yield: the copy is built again (each edit moves
-    /// the entries after it, about a word of work per entry moved; a rebuild retains and later
-    /// releases every record's arrays, some tens of times that).
-    private static var maxEdits: Int { 32 }
+    private var scratchEntries: [QueryResult.Entry] = []
 
     /// A copy of `now` (the first yield of a subscription).
     init(copying now: [QueryResult.Entry]) {
@@ -36,7 +32,7 @@ struct ShownEntries: Sendable {
     /// Appends to `changed` the id of each entry of `now` that is new or differs from the entry
     /// with its id here, in `now`'s order (the old walk's list), and makes this copy equal `now`.
     mutating func sync(to now: [QueryResult.Entry], changed: inout [EntityID]) {
-        var edits = 0, aligned = entries.count == now.count
+        var aligned = entries.count == now.count
         // Aligned so far (same id at the same place): the places whose record differs.
         var replace = scratch
         scratch = []
@@ -48,9 +44,7 @@ struct ShownEntries: Sendable {
                 for i in 0..<n.count {
                     let id = n[i].id
                     if i > 0 && n[i - 1].id >= id { up = false }
-                    let j0 = j
                     while j < w.count && w[j].id < id { j += 1 }
-                    edits += j - j0   // entries gone
                     if j < w.count && w[j].id == id {
                         if i != j { aligned = false }
                         if !Self.same(w[j].record, n[i].record) {
@@ -59,7 +53,6 @@ struct ShownEntries: Sendable {
                         }
                     } else {
                         aligned = false
-                        edits += 1    // a new entry
                         changed.append(id)
                     }
                 }
@@ -77,27 +70,58 @@ struct ShownEntries: Sendable {
             }
             return
         }
-        guard ascending && nowAscending && edits <= Self.maxEdits else {
+        guard ascending && nowAscending else {
             entries = Self.copy(now)
             return
         }
-        // Both ascend: one merge, editing in place.
-        var j = 0
-        now.withUnsafeBufferPointer { n in
-            for i in 0..<n.count {
-                let id = n[i].id
-                var k = j
-                while k < entries.count && entries[k].id < id { k += 1 }
-                if k > j { entries.removeSubrange(j..<k) }
-                if j < entries.count && entries[j].id == id {
-                    if !Self.same(entries[j].record, n[i].record) { entries[j].record = n[i].record }
-                } else {
-                    entries.insert(n[i], at: j)
+        // Both ascend: (1) the entries that stay move forward over those that leave (swaps: no
+        // reference counting), their records replaced where they differ; (2) the new entries
+        // are merged in from the back, each moved once. Work: a few words per entry, and
+        // reference counting only for what changed (a rebuild retained every record).
+        var kept = 0
+        entries.withUnsafeMutableBufferPointer { w in
+            now.withUnsafeBufferPointer { n in
+                var i = 0
+                for j in 0..<w.count {
+                    let id = w[j].id
+                    while i < n.count && n[i].id < id { i += 1 }
+                    guard i < n.count && n[i].id == id else { continue }
+                    if kept != j { w.swapAt(kept, j) }
+                    if !Self.same(w[kept].record, n[i].record) { w[kept].record = n[i].record }
+                    kept += 1
                 }
-                j += 1
             }
         }
-        if j < entries.count { entries.removeSubrange(j..<entries.count) }
+        if kept < entries.count { entries.removeSubrange(kept...) }
+        var fresh = scratchEntries
+        scratchEntries = []
+        defer { fresh.removeAll(keepingCapacity: true); scratchEntries = fresh }
+        now.withUnsafeBufferPointer { n in
+            entries.withUnsafeBufferPointer { w in
+                var p = 0
+                for i in 0..<n.count {
+                    if p < w.count && w[p].id == n[i].id { p += 1 } else { fresh.append(n[i]) }
+                }
+            }
+        }
+        guard !fresh.isEmpty else { return }
+        let total = kept + fresh.count
+        entries.append(contentsOf: fresh)   // room at the end (overwritten below)
+        entries.withUnsafeMutableBufferPointer { w in
+            var a = kept - 1, b = fresh.count - 1, p = total - 1
+            while b >= 0 {
+                if a >= 0 && w[a].id > fresh[b].id {
+                    w.swapAt(p, a)
+                    a -= 1
+                } else {
+                    w[p] = fresh[b]
+                    b -= 1
+                }
+                p -= 1
+            }
+        }
+        assert(entries.count == now.count && zip(entries, now).allSatisfy { $0.id == $1.id && $0.record == $1.record },
+               "ShownEntries out of step with the result")
     }
 
     /// A copy in a buffer of its own (`Array(now)` would share `now`'s).
