@@ -20,30 +20,17 @@
 ///    client's own user wrote there: a cache holds nothing else.
 extension Monitor {
     /// A local link or unlink that changes the tree of a subscription including that link (both
-    /// ends already in the result: the change is the client's to show) makes it yield.
-    mutating func checkNestedLinks(_ c: ClientID, _ w: UserWrite, _ subs: [(SubscriptionID, Query)], rejectedNow: Bool, at t: Int64) {
+    /// ends already in the result: the change is the client's to show) makes it yield. (Which
+    /// link step changes which tree was found before the write: `captureNested`.)
+    mutating func checkNestedLinks(_ c: ClientID, rejectedNow: Bool, at t: Int64) {
         if rejectedNow { return }
-        for (s, before) in beforeResults {
-            guard let before, let q = subs.first(where: { $0.0 == s })?.1 else { continue }
-            let l: LinkID
-            switch q.include {
-            case .forward(let x)?, .reverse(let x)?: l = x
-            case nil: continue
-            }
-            for op in w.ops {
-                let e: EntityID, target: EntityID, isLink: Bool
-                switch op {
-                case .link(let a, let b, let x) where b == l: (e, target, isLink) = (a, x, true)
-                case .unlink(let a, let b, let x) where b == l: (e, target, isLink) = (a, x, false)
-                default: continue
-                }
-                guard let rec = before.record(e), before.record(target) != nil, rec.points(l, at: target) != isLink else { continue }
-                let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
-                if !yielded {
-                    report(Violation(.nestedSubscriptionReyields, at: t, client: c, entity: e,
-                                     "\(c) \(isLink ? "linked" : "unlinked") \(EntityRef(e, rec.namespace)) and #\(target.raw), which changes \(s)'s result tree (\(q)), and \(s) did not yield"))
-                    return
-                }
+        for x in nestedLinksBefore {
+            let s = x.subscription
+            let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
+            if !yielded {
+                report(Violation(.nestedSubscriptionReyields, at: t, client: c, entity: x.entity,
+                                 "\(c) \(x.isLink ? "linked" : "unlinked") \(EntityRef(x.entity, x.namespace)) and #\(x.target.raw), which changes \(s)'s result tree (\(x.query)), and \(s) did not yield"))
+                return
             }
         }
     }

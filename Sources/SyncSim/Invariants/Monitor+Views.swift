@@ -91,7 +91,7 @@ extension Monitor {
     ///
     /// Both are judged incrementally (`YieldMemo`), from what this subscription showed at its
     /// previous yield: the entries that are new or differ since then (a merge walk of the two
-    /// sorted lists; an unchanged entry is found equal by comparing its record, whose arrays
+    /// sorted lists, against the monitor's own copy of the last entries, `ShownEntries`; an unchanged entry is found equal by comparing its record, whose arrays
     /// are usually shared, so it costs a few comparisons, not a walk of its values) are the only
     /// ones whose verdict can have changed, besides those listed below. The verdicts are exactly a
     /// full re-check's, at a cost that follows what changed instead of the result's size.
@@ -118,22 +118,13 @@ extension Monitor {
         var changed: [EntityID] = []
         swap(&changed, &scratchChanged)   // its capacity, kept between yields
         defer { changed.removeAll(keepingCapacity: true); swap(&changed, &scratchChanged) }
+        // The memo's copy, taken out to be brought up to date in place (`ShownEntries`).
+        var shown = ShownEntries()
         if let m {
-            let old = yieldMemos[c.index][m].shown
-            // Read in place through the buffers (no retain and release of each record); the
-            // same buffer (a result the client kept) is the same entries without a walk.
-            entries.withUnsafeBufferPointer { now in
-                old.withUnsafeBufferPointer { was in
-                    if now.count == was.count && now.baseAddress == was.baseAddress { return }
-                    var j = 0
-                    for i in 0..<now.count {
-                        let id = now[i].id
-                        while j < was.count && was[j].id < id { j += 1 }
-                        if j < was.count && was[j].id == id && was[j].record == now[i].record { continue }
-                        changed.append(id)
-                    }
-                }
-            }
+            swap(&shown, &yieldMemos[c.index][m].shown)
+            shown.sync(to: entries, changed: &changed)
+        } else {
+            shown = ShownEntries(copying: entries)
         }
         var ownFine = intentCount
         if !openWrites[c.index].isEmpty {
@@ -145,7 +136,7 @@ extension Monitor {
             // server's result (a cache of server results need not contain them).
             // (Kept as the roots and the open writes, filtered only when read: rare, where a
             // yield is frequent and its roots and the queue may be long.)
-            cachedRoots[p.client][p.index] = CachedRoots(roots: r.roots, open: openWrites[c.index])
+            cachedRoots[p.client][p.index].refill(roots: r.roots, open: openWrites[c.index])
         }
         var recheck: [EntityID] = []
         if let m {
@@ -174,11 +165,11 @@ extension Monitor {
                     if !checkMonotonic(c, s, entries[i], at: t) { recheck.append(id) }
                 }
             }
-            yieldMemos[c.index][m] = YieldMemo(subscription: s, shown: entries, raisedSeen: floorRaises[c.index].count,
+            yieldMemos[c.index][m] = YieldMemo(subscription: s, shown: shown, raisedSeen: floorRaises[c.index].count,
                                                recheck: recheck, ownFine: ownFine)
         } else {
             for entry in entries where !checkMonotonic(c, s, entry, at: t) { recheck.append(entry.id) }
-            yieldMemos[c.index].append(YieldMemo(subscription: s, shown: entries, raisedSeen: floorRaises[c.index].count,
+            yieldMemos[c.index].append(YieldMemo(subscription: s, shown: shown, raisedSeen: floorRaises[c.index].count,
                                                  recheck: recheck, ownFine: ownFine))
         }
     }
@@ -239,7 +230,9 @@ extension Monitor {
     ///
     /// Incremental: the open writes before intent `fineBelow` were all found fine at this
     /// subscription's previous yield, so only their steps on entities in `changed` (the entries
-    /// new or different since then, ascending) are checked again. Exact because "fine" only
+    /// new or different since then, ascending) are checked again, and only the writes with such
+    /// a step are visited (found through `openTouch`, by entity, not by a walk of every open
+    /// write: a long offline queue made each yield cost its length). Exact because "fine" only
     /// stays fine while the entry shown is the same: a step on an entity the result lacks, a
     /// value shown equal to the one written, a delete that may follow the write, or a writer of
     /// the value shown that may follow it; writers and deletes only accrue, and whether one
@@ -252,7 +245,7 @@ extension Monitor {
                                                   at t: Int64, fineBelow: Int32, changed: [EntityID]) -> Int32 {
         // A write leaves the open set once its outcome is known: told, or out of the queue.
         let told = toldOutcome, feedback = feedbackAt
-        openWrites[c.index].removeAll { o in
+        closeOpenWrites(c) { o in
             let k = Int(o.write.raw)
             if k < Self.denseLimit { return k < told.count && told[k] }
             return feedback[o.write] != nil
@@ -268,7 +261,7 @@ extension Monitor {
             pendingStamps[i] = stamp
         }
         let stamps = pendingStamps
-        openWrites[c.index].removeAll { o in
+        closeOpenWrites(c) { o in
             let k = Int(o.write.raw)
             if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
             return !pending.contains(o.write)
@@ -287,21 +280,42 @@ extension Monitor {
             return false
         }
         let open = openWrites[c.index]
-        let h = sim.history
-        return h.intents.withUnsafeBufferPointer { intents -> Int32 in
-            // Nothing changed: only the writes from `fineBelow` on are checked (the list ascends
-            // by intent: a binary search for the first).
-            var start = 0
-            if changed.isEmpty {
-                var hi = open.count
-                while start < hi {
-                    let mid = (start + hi) / 2
-                    if open[mid].intent < fineBelow { start = mid + 1 } else { hi = mid }
+        // The known writes (made before `fineBelow`) whose steps may need a look: those with a
+        // step on a changed entity (`openTouch`), ascending, as the open list orders them.
+        var known: [Int32] = []
+        swap(&known, &scratchKnown)   // its capacity, kept between yields
+        defer { known.removeAll(keepingCapacity: true); swap(&known, &scratchKnown) }
+        if !changed.isEmpty && !open.isEmpty && open[0].intent < fineBelow {
+            let isOpen = openIntent
+            var last: EntityID?
+            for e in changed where e != last {
+                last = e
+                openTouch[c.index].modify(Self.entityKey(e)) { list in
+                    // Writes no longer open never return: dropped here, once each.
+                    list.removeAll { Int($0) >= isOpen.count || !isOpen[Int($0)] }
+                    for i in list where i < fineBelow { known.append(i) }
                 }
             }
-            for o in open[start...] {
-                let wi = o.intent
-                let known = wi < fineBelow
+            if known.count > 1 {
+                known.sort()
+                var u = 1
+                for k in 1..<known.count where known[k] != known[u - 1] { known[u] = known[k]; u += 1 }
+                known.removeSubrange(u...)
+            }
+        }
+        // The unknown writes: every open write from `fineBelow` on (the list ascends by intent:
+        // a binary search for the first).
+        var start = 0
+        var hi = open.count
+        while start < hi {
+            let mid = (start + hi) / 2
+            if open[mid].intent < fineBelow { start = mid + 1 } else { hi = mid }
+        }
+        let h = sim.history
+        return h.intents.withUnsafeBufferPointer { intents -> Int32 in
+            /// One open write's steps (only those on changed entities if it is known); the
+            /// bound to return if one broke the invariant.
+            func check(_ wi: Int32, known: Bool) -> Int32? {
                 for op in intents[Int(wi)].write.ops {
                     if known && !isChanged(op.entity) { continue }
                     guard let a = op.assignmentsIfWrite, let ri = r.index(of: op.entity) else { continue }
@@ -331,10 +345,35 @@ extension Monitor {
                         }
                     }
                 }
+                return nil
             }
+            for wi in known { if let b = check(wi, known: true) { return b } }
+            for o in open[start...] { if let b = check(o.intent, known: false) { return b } }
             return intentCount
         }
     }
+
+    /// Removes from client `c`'s open writes those `closed` says are closed, and marks them so in
+    /// `openIntent` (which `openTouch` reads).
+    mutating func closeOpenWrites(_ c: ClientID, _ closed: (OpenWrite) -> Bool) {
+        var open: [OpenWrite] = []
+        swap(&open, &openWrites[c.index])
+        var kept = 0
+        for k in open.indices {
+            let o = open[k]
+            if closed(o) {
+                openIntent[Int(o.intent)] = false
+            } else {
+                open[kept] = o
+                kept += 1
+            }
+        }
+        open.removeSubrange(kept...)
+        swap(&open, &openWrites[c.index])
+    }
+
+    /// The key of an entity in `openTouch` (its tables have one slot per entity).
+    @inline(__always) static func entityKey(_ e: EntityID) -> UInt64 { UInt64(e.raw) << 8 }
 
     /// Write ids below this are kept in dense tables (the limit `Monitor.set` uses).
     static var denseLimit: Int { 1 << 24 }
@@ -364,6 +403,16 @@ extension Monitor {
         var roots: [EntityID] = []
         /// The client's open writes then.
         var open: [OpenWrite] = []
+        /// Holds `roots` and `open` as copies in its own buffers, reused from refresh to refresh:
+        /// holding the client's arrays themselves made its next in-place change of its roots (or
+        /// the monitor's next change of its open list) copy them.
+        mutating func refill(roots newRoots: [EntityID], open newOpen: [OpenWrite]) {
+            roots.removeAll(keepingCapacity: true)
+            roots.append(contentsOf: newRoots)
+            open.removeAll(keepingCapacity: true)
+            open.append(contentsOf: newOpen)
+        }
+
         /// The roots held.
         func value(_ h: History) -> [EntityID] {
             guard !open.isEmpty else { return roots }
@@ -398,8 +447,8 @@ extension Monitor {
     /// What monotonicReads last checked for one subscription of a client (`checkYield`).
     struct YieldMemo: Sendable {
         var subscription: SubscriptionID
-        /// The entries as of that yield.
-        var shown: [QueryResult.Entry]
+        /// The entries as of that yield (the monitor's own copy: `ShownEntries`).
+        var shown: ShownEntries
         /// How many of the client's floor raises (`floorRaises`) it had seen.
         var raisedSeen: Int
         /// Entities to check again even if unchanged, ascending.

@@ -7,7 +7,7 @@
 /// here: they run once the run is over, on its public record (`Simulator.judgeCustom`).
 ///
 /// `@usableFromInline` for the `@inlinable` simulator; its methods stay compiled here. `Sendable`
-/// is spelled out because it is no longer inferred for a `@usableFromInline` type (`placeholder`).
+/// is spelled out because it is no longer inferred for a `@usableFromInline` type.
 @usableFromInline
 struct Monitor: Sendable {
     @usableFromInline private(set) var violations: [Violation] = []
@@ -41,7 +41,10 @@ struct Monitor: Sendable {
     // Per-command capture.
     var capturing = false
     var toldDuringCommand: [UserEvent] = []
-    var beforeResults: [(SubscriptionID, QueryResult?)] = []
+    /// Per subscription, the first step of the write being handled that changes a child or a
+    /// link of the tree shown before it (`Monitor+WriteCapture.swift`).
+    var nestedBefore: [NestedChange] = []
+    var nestedLinksBefore: [NestedLinkChange] = []
     /// The pending writes before a write command, captured only when their number reaches the
     /// queue cap (the only case `checkQueueCap` reads them); `beforePendingCount` always.
     var beforePending: [WriteID] = []
@@ -82,6 +85,13 @@ struct Monitor: Sendable {
     var hasFloors: [Bool]
     /// Per client: its writes whose outcome is not known yet (indices in `History.intents`).
     var openWrites: [[OpenWrite]]
+    /// By intent index: whether it is in its client's `openWrites` now.
+    var openIntent: [Bool] = []
+    /// Per client, by entity: its writes that create or update the entity and were open when
+    /// last looked at, ascending (`checkOwnWrites` drops the closed ones as it reads a list).
+    var openTouch: [KeyTable<[Int32]>]
+    /// `checkOwnWrites`'s list of known writes to visit, kept between calls for its capacity.
+    var scratchKnown: [Int32] = []
     /// Writes the user was told were rejected, so far.
     var toldRejected = Set<WriteID>()
     /// When the user was first told each write's outcome (rejected or confirmed).
@@ -119,9 +129,6 @@ struct Monitor: Sendable {
     /// Who was in which tenant (`Monitor+Tenants.swift`); inert unless the run has tenant actions.
     var tenants = TenantLedger()
 
-    /// An empty monitor to swap in while the real one is lent out.
-    @usableFromInline static let placeholder = Monitor(clients: 0, schema: .default)
-
     @usableFromInline init(clients: Int, schema: Schema) {
         clientCount = clients
         self.schema = schema
@@ -133,6 +140,7 @@ struct Monitor: Sendable {
         hasFloors = Array(repeating: false, count: clients)
         versions = FieldVersions(stride: schema.fieldCount)
         openWrites = Array(repeating: [], count: clients)
+        openTouch = Array(repeating: KeyTable(stride: 1, blank: []), count: clients)
         lastPending = Array(repeating: 0, count: clients)
         emptiedAt = Array(repeating: [], count: clients)
         keepLocalChoices = Array(repeating: [], count: clients)
@@ -194,6 +202,11 @@ struct Monitor: Sendable {
         if let c = client {
             Self.set(&emptiedBefore, w.id, Int32(emptiedAt[c.index].count))
             openWrites[c.index].append(OpenWrite(intent: i, write: w.id))
+            if Int(i) >= openIntent.count { openIntent.append(contentsOf: repeatElement(false, count: Int(i) + 1 - openIntent.count)) }
+            openIntent[Int(i)] = true
+            for op in w.ops where op.assignmentsIfWrite != nil {
+                openTouch[c.index].modify(Self.entityKey(op.entity)) { l in if l.last != i { l.append(i) } }
+            }
         }
     }
 
@@ -275,7 +288,7 @@ struct Monitor: Sendable {
             intent(w, client: c)
             beforePendingCount = sim.pendingWriteCount(of: c)
             beforePending = beforePendingCount >= sim.queueCap ? sim.pendingWrites(of: c) : []
-            beforeResults = sim.subscriptions(of: c).map { ($0.0, sim.shown(c, $0.0)) }
+            captureNested(c, w, sim)
         }
     }
 
@@ -287,11 +300,8 @@ struct Monitor: Sendable {
             let rejectedNow = toldDuringCommand.contains { if case .writeRejected(w.id, _) = $0 { return true } else { return false } }
             checkReadYourWrites(c, w, sim, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t)
             checkNested(c, w, rejectedNow: rejectedNow, at: t)
-            if schema.linkCount > 0 { checkNestedLinks(c, w, sim.subscriptions(of: c), rejectedNow: rejectedNow, at: t) }
+            if schema.linkCount > 0 { checkNestedLinks(c, rejectedNow: rejectedNow, at: t) }
             checkQueueCap(c, w, sim, cap: sim.queueCap, rejectedNow: rejectedNow, at: t)
-            // Let go of the results as soon as they are judged: a reference kept until the next
-            // write would make the client's next in-place change of one copy it whole.
-            beforeResults.removeAll(keepingCapacity: true)
         case .queryOnce(let r, let q):
             checkQueryOnceFresh(c, r, unreachable: sim.isUnreachable(c), at: t)
             for ev in toldDuringCommand {
@@ -356,26 +366,16 @@ struct Monitor: Sendable {
 
     /// A local write to a child in a subscription's result tree must make that subscription yield.
     /// A write refused on the spot (e.g. at a full queue) changed nothing, so nothing must yield.
+    /// (Which step changes a child of which tree was found before the write: `captureNested`.)
     mutating func checkNested(_ c: ClientID, _ w: UserWrite, rejectedNow: Bool, at t: Int64) {
         if rejectedNow { return }
-        for (s, before) in beforeResults {
-            guard let before else { continue }
-            for op in w.ops {
-                let e = op.entity
-                guard let rec = before.record(e), !Self.hasRoot(before, e) else { continue }
-                let changes: Bool
-                switch op {
-                case .update(_, _, let a): changes = a.contains { rec[$0.field] != $0.value }
-                case .delete: changes = true
-                default: changes = false
-                }
-                guard changes else { continue }
-                let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
-                if !yielded {
-                    report(Violation(.nestedSubscriptionReyields, at: t, client: c, entity: e,
-                                     "\(c) changed \(EntityRef(e, rec.namespace)), a child in \(s)'s result tree, and \(s) did not yield"))
-                    return
-                }
+        for x in nestedBefore {
+            let s = x.subscription
+            let yielded = toldDuringCommand.contains { if case .subscriptionYielded(s, _) = $0 { return true } else { return false } }
+            if !yielded {
+                report(Violation(.nestedSubscriptionReyields, at: t, client: c, entity: x.entity,
+                                 "\(c) changed \(EntityRef(x.entity, x.namespace)), a child in \(s)'s result tree, and \(s) did not yield"))
+                return
             }
         }
     }
@@ -505,23 +505,28 @@ struct Monitor: Sendable {
         let arbitration = sim.arbitration
         // Position of the last transaction that carried each write, and the last transaction that
         // assigned each (entity, field), with whether one of its intents targeted that field.
-        var lastTxOfWrite: [WriteID: Int] = [:]
-        var lastAssign: [UInt64: (tx: Int, targeted: Bool)] = [:]
+        // (Dense tables over write ids and (entity, field) keys: this runs over the whole log, and
+        // a hash per step was most of its cost; huge ids fall back to hashing, `KeyTable`.)
+        var lastTxOfWrite = WriteTable()
+        var lastAssign = KeyTable<(tx: Int32, targeted: Bool)>(stride: schema.fieldCount, blank: (-1, false))
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
+        var targeted: [UInt64] = []  // a few keys: a list beats hashing
         for (i, a) in h.applied.enumerated() {
-            var targeted: [UInt64] = []  // a few keys: a list beats hashing
+            targeted.removeAll(keepingCapacity: true)
             for w in a.tx.writes {
-                lastTxOfWrite[w] = i
+                lastTxOfWrite[w] = Int32(i)
                 if let it = h.intent(w) { for op in it.write.ops { for x in op.assignments { targeted.append(key(op.entity, x.field)) } } }
             }
-            for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (i, targeted.contains(k)) } }
+            for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (Int32(i), targeted.contains(k)) } }
         }
-        var candidates: [UInt64: [(intent: History.Intent, made: Int, tx: Int, value: FieldValue)]] = [:]
+        var candidates = KeyTable<[FieldCandidate]>(stride: schema.fieldCount, blank: [])
         // Every write that took effect competes, even one the user was told failed (a timeout
         // after the server applied it): the server's log, not the client's belief, is the truth.
         for (made, it) in h.intents.enumerated() {
             guard let tx = lastTxOfWrite[it.write.id] else { continue }
-            for op in it.write.ops { for x in op.assignments { candidates[key(op.entity, x.field), default: []].append((it, made, tx, x.value)) } }
+            for op in it.write.ops {
+                for x in op.assignments { candidates.modify(key(op.entity, x.field)) { $0.append(FieldCandidate(made: Int32(made), tx: tx, value: x.value)) } }
+            }
         }
         // The fastest clock anywhere: every client's, and the server's own (skew 0), since admin
         // writes and replies carry the server's time into clients' clocks.
@@ -530,21 +535,23 @@ struct Monitor: Sendable {
         for (id, rec) in data.entities {
             for f in schema.fields(of: rec.namespace) {
                 let k = key(id, f)
-                guard let cands = candidates[k], !cands.isEmpty, let final = rec[f] else { continue }
-                let wins = mayWin(cands.map { Contender(intent: Int32($0.made), tx: Int32($0.tx)) }, key: k, h,
+                let cands = candidates[k]
+                guard !cands.isEmpty, let final = rec[f] else { continue }
+                let wins = mayWin(cands.map { Contender(intent: $0.made, tx: $0.tx) }, key: k, h,
                                   arbitration: arbitration, skew: skew, maxSkew: maxSkew)
-                let acceptable = cands.indices.filter { wins[$0] }.map { (cands[$0].intent, cands[$0].value) }
+                let acceptable = cands.indices.filter { wins[$0] }.map { (h.intents[Int(cands[$0].made)], cands[$0].value) }
                 if acceptable.contains(where: { $0.1 == final }) { continue }
                 let ref = EntityRef(id, rec.namespace)
                 let want = acceptable.map { "\($0.1) (\($0.0.write.id) by \($0.0.origin))" }.joined(separator: " or ")
                 // The culprit: the last transaction that assigned the register (what put the
                 // wrong value there).
-                let culprit = lastAssign[k].flatMap { la -> String? in
-                    let tx = h.applied[la.tx].tx
+                let la = lastAssign[k]
+                let culprit = la.tx < 0 ? nil : { () -> String? in
+                    let tx = h.applied[Int(la.tx)].tx
                     return tx.ops.last { $0.entity == id && $0.assignments.contains { $0.field == f } }.map { Self.culprit(tx.origin, $0) }
-                }
-                if let la = lastAssign[k], !la.targeted {
-                    let tx = h.applied[la.tx].tx
+                }()
+                if la.tx >= 0, !la.targeted {
+                    let tx = h.applied[Int(la.tx)].tx
                     var v = Violation(.disjointFieldMerge, at: t, entity: id,
                                       "\(ref).\(f.name) = \(final), expected \(want): tx \(tx.txID) from \(tx.origin) overwrote it while writing other fields (\(tx.writes.map(\.description).joined(separator: ", ")))")
                     v.culprit = culprit
@@ -561,9 +568,9 @@ struct Monitor: Sendable {
 
     /// A typing burst that nothing else raced ends at its last keystroke.
     mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, arbitration: Arbitration, maxSkew: Int64, at t: Int64) {
-        var firstTx: [WriteID: Int] = [:], lastTx: [WriteID: Int] = [:]
+        var firstTx = WriteTable(), lastTx = WriteTable()
         for (i, a) in h.applied.enumerated() {
-            for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = i }; lastTx[w] = i }
+            for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = Int32(i) }; lastTx[w] = Int32(i) }
         }
         var bursts: [UInt32: [History.Intent]] = [:]
         for it in h.intents { if let b = it.write.burst { bursts[b, default: []].append(it) } }
@@ -576,7 +583,7 @@ struct Monitor: Sendable {
             let start = keys.first!.time
             let startClock = keys.first!.clientTime
             let burstIDs = Set(keys.map(\.write.id))
-            let firstApplied = keys.compactMap { firstTx[$0.write.id] }.min() ?? Int.max
+            let firstApplied = keys.compactMap { firstTx[$0.write.id] }.min() ?? Int32.max
             // Raced: another write to the same field made during or after the burst, or one made
             // earlier but applied after the burst began to land (an offline replay: under
             // arrival order it legitimately wins).
@@ -608,5 +615,15 @@ struct Monitor: Sendable {
                                  "typing burst ended at \(x.value) (\(last.write.id)) but \(EntityRef(e, ns)).\(x.field.name) = \(rec[x.field].map(\.description) ?? "nothing")"))
             }
         }
+    }
+}
+
+extension Monitor {
+    /// A write that took effect assigning a register (`finishFieldOrder`): its intent's position
+    /// in the history, its last transaction's position in the log, the value it assigned.
+    struct FieldCandidate: Sendable {
+        var made: Int32
+        var tx: Int32
+        var value: FieldValue
     }
 }

@@ -1,0 +1,159 @@
+/// The monitor's own copy of the entries a subscription showed at its last yield (`YieldMemo`),
+/// brought up to date at each yield by a merge walk that also lists what changed.
+///
+/// Why a copy the monitor owns, and not the client's result itself (as before): a memo that
+/// holds the client's entries buffer is a second reference to it, so the client's next in-place
+/// patch of that view (`Query.patch`, `ViewPatch`: "uniquely referenced, patched in place")
+/// copied the whole result, every record retained, and the memo's release of the old one freed
+/// it again: two walks of every entry per yield, growing with the store. This copy shares the
+/// records' storage with the client (no record is copied), lives in its own buffer, and is
+/// edited where the result changed: a record replaced in place, entries that stay moved over
+/// those that leave, new ones merged in by moving the others (moves, not copies: reference
+/// counting only for what changed). Its content is always equal, entry by entry, to the result
+/// it was synchronised with, so the entries listed as changed are exactly those the old walk
+/// (against the result itself) listed.
+struct ShownEntries: Sendable {
+    private(set) var entries: [QueryResult.Entry] = []
+    /// `entries` ascends strictly by id (every result a query builds does; the merge relies on
+    /// it, and anything else is copied whole).
+    private var ascending = true
+    /// `sync`'s lists (places to replace, new entries), kept between calls for their capacity.
+    private var scratch: [Int32] = []
+    private var scratchEntries: [QueryResult.Entry] = []
+
+    /// A copy of `now` (the first yield of a subscription).
+    init(copying now: [QueryResult.Entry]) {
+        self.entries = Self.copy(now)
+        self.ascending = Self.isAscending(now)
+    }
+
+    init() {}
+
+    /// Appends to `changed` the id of each entry of `now` that is new or differs from the entry
+    /// with its id here, in `now`'s order (the old walk's list), and makes this copy equal `now`.
+    mutating func sync(to now: [QueryResult.Entry], changed: inout [EntityID]) {
+        var aligned = entries.count == now.count
+        // Aligned so far (same id at the same place): the places whose record differs.
+        var replace = scratch
+        scratch = []
+        defer { replace.removeAll(keepingCapacity: true); scratch = replace }
+        let nowAscending: Bool = now.withUnsafeBufferPointer { n in
+            entries.withUnsafeBufferPointer { w in
+                var j = 0
+                var up = true
+                for i in 0..<n.count {
+                    let id = n[i].id
+                    if i > 0 && n[i - 1].id >= id { up = false }
+                    while j < w.count && w[j].id < id { j += 1 }
+                    if j < w.count && w[j].id == id {
+                        if i != j { aligned = false }
+                        if !Self.same(w[j].record, n[i].record) {
+                            changed.append(id)
+                            if aligned { replace.append(Int32(truncatingIfNeeded: i)) }
+                        }
+                    } else {
+                        aligned = false
+                        changed.append(id)
+                    }
+                }
+                return up
+            }
+        }
+        defer { ascending = nowAscending }
+        if aligned {
+            // Same ids at the same places: only the records listed to replace (none, usually).
+            if replace.isEmpty { return }
+            entries.withUnsafeMutableBufferPointer { w in
+                now.withUnsafeBufferPointer { n in
+                    for i in replace { w[Int(i)].record = n[Int(i)].record }
+                }
+            }
+            return
+        }
+        guard ascending && nowAscending else {
+            entries = Self.copy(now)
+            return
+        }
+        // Both ascend: (1) the entries that stay move forward over those that leave (swaps: no
+        // reference counting), their records replaced where they differ; (2) the new entries
+        // are merged in from the back, each moved once. Work: a few words per entry, and
+        // reference counting only for what changed (a rebuild retained every record).
+        var kept = 0
+        entries.withUnsafeMutableBufferPointer { w in
+            now.withUnsafeBufferPointer { n in
+                var i = 0
+                for j in 0..<w.count {
+                    let id = w[j].id
+                    while i < n.count && n[i].id < id { i += 1 }
+                    guard i < n.count && n[i].id == id else { continue }
+                    if kept != j { w.swapAt(kept, j) }
+                    if !Self.same(w[kept].record, n[i].record) { w[kept].record = n[i].record }
+                    kept += 1
+                }
+            }
+        }
+        if kept < entries.count { entries.removeSubrange(kept...) }
+        var fresh = scratchEntries
+        scratchEntries = []
+        defer { fresh.removeAll(keepingCapacity: true); scratchEntries = fresh }
+        now.withUnsafeBufferPointer { n in
+            entries.withUnsafeBufferPointer { w in
+                var p = 0
+                for i in 0..<n.count {
+                    if p < w.count && w[p].id == n[i].id { p += 1 } else { fresh.append(n[i]) }
+                }
+            }
+        }
+        guard !fresh.isEmpty else { return }
+        let total = kept + fresh.count
+        entries.append(contentsOf: fresh)   // room at the end (overwritten below)
+        entries.withUnsafeMutableBufferPointer { w in
+            var a = kept - 1, b = fresh.count - 1, p = total - 1
+            while b >= 0 {
+                if a >= 0 && w[a].id > fresh[b].id {
+                    w.swapAt(p, a)
+                    a -= 1
+                } else {
+                    w[p] = fresh[b]
+                    b -= 1
+                }
+                p -= 1
+            }
+        }
+        assert(entries.count == now.count && zip(entries, now).allSatisfy { $0.id == $1.id && $0.record == $1.record },
+               "ShownEntries out of step with the result")
+    }
+
+    /// A copy in a buffer of its own (`Array(now)` would share `now`'s).
+    private static func copy(_ now: [QueryResult.Entry]) -> [QueryResult.Entry] {
+        var out: [QueryResult.Entry] = []
+        out.reserveCapacity(now.count)
+        now.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+        return out
+    }
+
+    private static func isAscending(_ a: [QueryResult.Entry]) -> Bool {
+        a.withUnsafeBufferPointer { b in
+            for i in b.indices.dropFirst() where b[i - 1].id >= b[i].id { return false }
+            return true
+        }
+    }
+
+    /// Equal records: the same storage (both alive, so the same contents) is told without
+    /// comparing values; anything else is compared by value.
+    @inline(__always)
+    static func same(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
+        if a.namespace == b.namespace && Self.identity(a.values) == Self.identity(b.values)
+            && Self.identity(a.links) == Self.identity(b.links) && Self.identity(a.manyLinks) == Self.identity(b.manyLinks) {
+            return true
+        }
+        return a == b
+    }
+
+    /// An array's buffer reference as a number: two arrays alive with the same one are one
+    /// buffer, so equal (the count is the buffer's). (An array is that one reference.)
+    @inline(__always)
+    private static func identity<T>(_ a: [T]) -> UInt {
+        unsafeBitCast(a, to: UInt.self)
+    }
+}

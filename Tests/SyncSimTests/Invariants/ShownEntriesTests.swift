@@ -1,0 +1,81 @@
+import Testing
+@testable import SyncSim
+
+/// The monitor's own copy of what a subscription showed (`ShownEntries`) and the dense write
+/// table of the end-of-run oracles (`WriteTable`): the copy must list as changed exactly the
+/// entries the old walk against the result itself listed, and equal the result afterwards, for
+/// any sequence of results (shared records, replaced ones, many or few entries coming and going,
+/// and results that do not ascend); the table must read back what was written for any id.
+@Suite struct ShownEntriesTests {
+    /// The walk `checkYield` made before the copy existed (against the previous result itself).
+    static func oldWalk(_ was: [QueryResult.Entry], _ now: [QueryResult.Entry]) -> [EntityID] {
+        var changed: [EntityID] = []
+        var j = 0
+        for i in 0..<now.count {
+            let id = now[i].id
+            while j < was.count && was[j].id < id { j += 1 }
+            if j < was.count && was[j].id == id && was[j].record == now[i].record { continue }
+            changed.append(id)
+        }
+        return changed
+    }
+
+    static func record(_ v: Int) -> EntityRecord {
+        EntityRecord(namespace: NamespaceID(0), values: [.int(v), nil], links: [nil], manyLinks: [])
+    }
+
+    @Test func listsWhatTheOldWalkListedAndEqualsTheResult() {
+        var rng = SimRandom(seed: 7)
+        var previous: [QueryResult.Entry] = []
+        var copy = ShownEntries(copying: previous)
+        for round in 0..<3000 {
+            // The next result: from the previous one, records kept (shared), replaced by equal
+            // or different values, entries removed and inserted; now and then many at once, or
+            // out of order.
+            var next: [QueryResult.Entry] = []
+            for e in previous {
+                switch rng.int(in: 0...9) {
+                case 0: continue                                                  // removed
+                case 1: next.append(.init(id: e.id, record: Self.record(rng.int(in: 0...3))))  // replaced
+                case 2: var r = e.record; r.values[1] = .int(1); next.append(.init(id: e.id, record: r))  // edited in place
+                default: next.append(e)                                           // shared
+                }
+            }
+            let inserts = round % 50 == 0 ? 40 : rng.int(in: 0...2)
+            for _ in 0..<inserts {
+                let id = EntityID(UInt32(rng.int(in: 0...300)))
+                if !next.contains(where: { $0.id == id }) { next.append(.init(id: id, record: Self.record(rng.int(in: 0...3)))) }
+            }
+            next.sort { $0.id < $1.id }
+            if round % 97 == 0, next.count > 2 { next.swapAt(0, next.count - 1) }   // not ascending
+            if round % 211 == 0, let f = next.first { next.append(f) }             // a duplicate id
+            var changed: [EntityID] = []
+            copy.sync(to: next, changed: &changed)
+            #expect(changed == Self.oldWalk(previous, next), "round \(round)")
+            #expect(copy.entries == next, "round \(round)")
+            previous = next
+        }
+    }
+
+    @Test func theCopyIsNotTheResultsBuffer() {
+        let now = [QueryResult.Entry(id: EntityID(1), record: Self.record(1))]
+        let copy = ShownEntries(copying: now)
+        let same = now.withUnsafeBufferPointer { a in copy.entries.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        #expect(!same, "a memo sharing the client's buffer makes the client's next in-place patch copy it whole")
+    }
+
+    @Test func writeTableReadsBackAnyID() {
+        var t = WriteTable()
+        #expect(t[WriteID(3)] == nil)
+        t[WriteID(3)] = 7
+        t[WriteID(UInt32.max)] = 2
+        t[WriteID(0)] = 0
+        #expect(t[WriteID(3)] == 7)
+        #expect(t[WriteID(UInt32.max)] == 2)
+        #expect(t[WriteID(0)] == 0)
+        #expect(t[WriteID(1)] == nil)
+        #expect(t[WriteID(1 << 24)] == nil)
+        t[WriteID(3)] = nil
+        #expect(t[WriteID(3)] == nil)
+    }
+}
