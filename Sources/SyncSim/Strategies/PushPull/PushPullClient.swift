@@ -36,6 +36,10 @@ public struct PushPullClient: ClientMachine {
         var id: SubscriptionID
         var query: Query
         var shown: QueryResult?
+        /// `query.readNamespaces(in: schema)`, kept: it is asked after every change of the view.
+        var reads: NamespaceSet
+        /// The entries of the result shown before `shown`, to patch the next result into.
+        var spare = ResultSpare()
     }
 
     /// The request timeout of sync `s` has its own id: the simulator restarts a timer's
@@ -502,7 +506,7 @@ public struct PushPullClient: ClientMachine {
         case .subscribe(let s, let q):
             subs.removeAll { $0.id == s }
             let r = q.evaluate(view)
-            subs.append(Subscription(id: s, query: q, shown: r))
+            subs.append(Subscription(id: s, query: q, shown: r, reads: q.readNamespaces(in: schema)))
             subs.sort { $0.id < $1.id }
             out(.event(.subscriptionYielded(s, fromCache: lastPulledAt == nil)))
         case .unsubscribe(let s):
@@ -712,7 +716,7 @@ public struct PushPullClient: ClientMachine {
 
     /// `e`'s row as the UI shows it: live rows only, links to rows it does not show hidden.
     func visibleRecord(_ e: EntityID) -> EntityRecord? {
-        guard let st = records.status(of: e), st != .deleted, let r = records[e]?.record else { return nil }
+        guard let r = records.liveRecord(e) else { return nil }
         var hides = false
         for l in schema.links(of: r.namespace) where !hides {
             let ns = schema.target(of: l)
@@ -732,30 +736,40 @@ public struct PushPullClient: ClientMachine {
     /// that none of the changed rows can affect (`Query.mayChange`), keeps its result; the
     /// others are patched where the rows changed (`ViewPatch`, with the table's reverse link
     /// index), and evaluated over the whole view only when that cannot be done. Evaluating every
-    /// affected subscription made the cost of a write grow with the database.
+    /// affected subscription made the cost of a write grow with the database. A patch is written
+    /// into the subscription's spare entries (`ResultSpare`), not into the shown result the
+    /// monitor also holds, which copy on write would have copied whole.
     mutating func refreshYields(out: inout ClientOutbox<PushPullUp>) {
         var touched: [EntityID] = []
         let changed = patchView(touched: &touched)
         if changed.isEmpty { return }
         let table = records
         for i in subs.indices {
-            let reads = subs[i].query.readNamespaces(in: schema)
-            if reads.isDisjoint(with: changed) { continue }
-            if var shown = subs[i].shown {
+            if subs[i].reads.isDisjoint(with: changed) { continue }
+            if let shown = subs[i].shown {
                 // `shown` is the query over the view before `touched` changed (every change of
                 // the view goes through `patchView`, and every patch through here).
                 if !subs[i].query.mayChange(shown, touched: touched, in: view, schema: schema) { continue }
-                subs[i].shown = nil  // `shown` uniquely held here: patched in place
-                let patched = ViewPatch.patch(subs[i].query, &shown, touched: touched, in: view, schema: schema,
-                                              referrers: { table.referrers(of: $0) })
-                subs[i].shown = shown
-                if let patched {
-                    if patched { out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil))) }
+                subs[i].shown = nil  // held by `shown` (and perhaps the monitor) only
+                var work = shown
+                let fromSpare = subs[i].spare.take(matching: shown, into: &work)
+                var at: [EntityID] = []
+                let patched = ViewPatch.patch(subs[i].query, &work, touched: touched, in: view, schema: schema,
+                                              referrers: { table.referrers(of: $0) }, changedAt: &at)
+                if patched == true {
+                    subs[i].shown = work
+                    subs[i].spare.keep(shown.entries, lag: at)
+                    out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))
                     continue
                 }
+                // Unchanged, or not patched (`work` untouched): the spare equals `shown`.
+                subs[i].shown = shown
+                if fromSpare { subs[i].spare.keep(work.entries, lag: []) }
+                if patched != nil { continue }
             }
             if let r = subs[i].query.evaluate(view, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
+                subs[i].spare.drop()
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))
             }
         }

@@ -34,6 +34,11 @@ public struct QueuedOperation: Hashable, Sendable {
 public struct OperationQueue: Hashable, Sendable {
     public private(set) var rows: [QueuedOperation] = []
     var nextID: UInt64 = 1
+    /// `outstandingWrites`, kept: the oracles read it after every yield, and a pass over a queue
+    /// that grows while a client is offline made that read grow with the run. Recomputed where
+    /// the set of outstanding rows changes (a row added or removed: `enqueue`, `succeed`,
+    /// `discard`); every other change moves a row between outstanding states only.
+    var outstanding: [WriteID] = []
 
     public init() {}
 
@@ -42,15 +47,24 @@ public struct OperationQueue: Hashable, Sendable {
     mutating func enqueue(write: WriteID, entity: EntityID, kind: OperationKind) {
         rows.append(QueuedOperation(id: nextID, write: write, entity: entity, kind: kind, status: .pending, attempts: 0, lastError: nil))
         nextID += 1
+        // The common case (a write's first row) without a pass over the queue.
+        if outstanding.last != write && !outstanding.contains(write) { outstanding.append(write) }
+        assert(outstanding == computeOutstanding(), "stale outstanding writes")
     }
 
     /// Outstanding writes, each once, in queue order.
-    ///
-    /// Read after every yield by the oracles, so kept free of hashing: a write's rows are
-    /// enqueued together, so dropping an outstanding row whose write is the previous outstanding
-    /// row's leaves each write once; a sorted copy confirms it (a write whose rows are not
-    /// adjacent would show twice), and only then is the list deduplicated by a set.
     public var outstandingWrites: [WriteID] {
+        assert(outstanding == computeOutstanding(), "stale outstanding writes")
+        return outstanding
+    }
+
+    /// Outstanding writes, each once, in queue order, from the rows.
+    ///
+    /// Kept free of hashing: a write's rows are enqueued together, so dropping an outstanding
+    /// row whose write is the previous outstanding row's leaves each write once; a sorted copy
+    /// confirms it (a write whose rows are not adjacent would show twice), and only then is the
+    /// list deduplicated by a set.
+    func computeOutstanding() -> [WriteID] {
         var out: [WriteID] = []
         var last: WriteID?
         for r in rows where r.isOutstanding && r.write != last {
@@ -134,6 +148,7 @@ public struct OperationQueue: Hashable, Sendable {
         }
         let done = rows.filter { $0.status == .success }.map(\.write)
         rows.removeAll { $0.status == .success }
+        if !done.isEmpty { outstanding = computeOutstanding() }
         var out: [WriteID] = []
         for w in done where !out.contains(w) {
             if rows.contains(where: { $0.write == w }) {
@@ -162,6 +177,7 @@ public struct OperationQueue: Hashable, Sendable {
             if rows.contains(where: { $0.write == w && $0.mayHaveTakenEffect }) { d.silent.append(w) } else { d.told.append(w) }
         }
         rows.removeAll { ws.contains($0.write) }
+        if !ws.isEmpty { outstanding = computeOutstanding() }
         return d
     }
 

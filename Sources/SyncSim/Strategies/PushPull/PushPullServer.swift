@@ -59,6 +59,28 @@ public struct PushPullServer: ServerMachine {
     /// entities by their logical ids); the extra rows exist only here and in the log's
     /// `AppliedTransaction.rows`, which `noDuplicateRows` reads.
     public private(set) var duplicateRows: [(row: UInt64, entity: EntityID)] = []
+    /// The log of the back-office write being applied (nil otherwise): what it changed, so that
+    /// a refused one is undone in place (`rollBack`).
+    var undo: AdminUndo?
+
+    /// What a back-office write changed, as it was before: the store's slots, each entity's
+    /// metadata and tombstone (in the order changed), the server keys it gave out, and the
+    /// change counter, log length and next key.
+    struct AdminUndo {
+        var data = EntityStore.UndoLog()
+        var meta: [(EntityID, Meta?)] = []
+        var tombstones: [(EntityID, UInt64?)] = []
+        var serverKeys: [UInt64] = []
+        let stamps: Int
+        let version: UInt64
+        let nextServerKey: UInt64
+
+        init(_ s: PushPullServer) {
+            stamps = s.stamps.count
+            version = s.version
+            nextServerKey = s.nextServerKey
+        }
+    }
 
     public init(schema: Schema = .default, order: PushPullOrder = .pullThenPush, pageSize: Int = 100_000, idempotentCreates: Bool = true) {
         self.schema = schema
@@ -72,12 +94,17 @@ public struct PushPullServer: ServerMachine {
         case .clientConnected, .clientDisconnected, .timerFired:
             break
         case .adminWrite(let w):
-            var next = self
-            if let err = next.applyAdmin(w.ops, now: now) {
+            // Applied in place, undone if refused (all or nothing): applying it to a copy of the
+            // server copied the whole store and change log on every back-office write.
+            undo = AdminUndo(self)
+            let err = applyAdmin(w.ops, now: now)
+            let log = undo!
+            undo = nil
+            if let err {
+                rollBack(log)
                 out(.refused(origin: .admin, writes: [w.id], reason: err))
                 return
             }
-            self = next
             txID += 1
             out(.applied(AppliedTransaction(txID: txID, origin: .admin, writes: w.id.raw == UInt32.max ? [] : [w.id], ops: w.ops)))
         case .received(let c, .pull(let sync, let since, let page)):
@@ -275,42 +302,62 @@ public struct PushPullServer: ServerMachine {
 
     // MARK: - Back office
 
-    /// All-or-nothing on a copy (the caller keeps it only on success).
+    /// Applies a back-office write's steps in turn; on the first error returns it, the steps
+    /// before it applied (the caller, `handle`, undoes them through `undo`, which it set).
     mutating func applyAdmin(_ ops: [Op], now: Int64) -> String? {
         for op in ops {
             let e = op.entity
             if tombstones[e] != nil { return "entity \(e.raw) was deleted" }
             switch op {
             case .create(_, let ns, let a):
-                if let err = data.apply(.create(e, ns, a), schema: schema) { return err.description }
+                if let err = applyData(.create(e, ns, a)) { return err.description }
                 newMeta(e, now)
             case .update(_, let ns, let a):
                 let existed = data.contains(e)
-                if let err = data.apply(.update(e, ns, a), schema: schema, mode: .upsert) { return err.description }
+                if let err = applyData(.update(e, ns, a)) { return err.description }
                 if existed { touch(e, now) } else { newMeta(e, now) }
             case .delete:
                 // Deleting an id the server has not received yet still leaves a tombstone: a
                 // later push of its create must not bring it into existence.
-                if data.contains(e) { delete(e) } else { bump(); tombstones[e] = version; stamp(e) }
+                if data.contains(e) { delete(e) } else { bump(); setTombstone(e, version); stamp(e) }
             case .link, .unlink:
-                if let err = data.apply(op, schema: schema) { return err.description }
+                if let err = applyData(op) { return err.description }
                 touch(e, now)
             }
         }
         return nil
     }
 
+    /// `data.apply(op)` (upsert), logged in `undo` during a back-office write.
+    mutating func applyData(_ op: Op) -> ApplyError? {
+        if undo != nil { return data.apply(op, schema: schema, mode: .upsert, undo: &undo!.data) }
+        return data.apply(op, schema: schema, mode: .upsert)
+    }
+
+    /// Saves `e`'s metadata in `undo` (during a back-office write) before it changes.
+    @inline(__always) mutating func willChangeMeta(_ e: EntityID) {
+        if undo != nil { undo!.meta.append((e, meta[e])) }
+    }
+
+    mutating func setTombstone(_ e: EntityID, _ v: UInt64) {
+        if undo != nil { undo!.tombstones.append((e, tombstones[e])) }
+        tombstones[e] = v
+    }
+
     mutating func newMeta(_ e: EntityID, _ now: Int64) {
         let key = nextServerKey
         nextServerKey += 1
         bump()
+        willChangeMeta(e)
         meta[e] = Meta(serverKey: key, clientKey: nil, updatedAt: now, version: version)
         stamp(e)
         byServerKey[key] = e
+        if undo != nil { undo!.serverKeys.append(key) }
     }
 
     mutating func touch(_ e: EntityID, _ now: Int64) {
         bump()
+        willChangeMeta(e)
         meta[e]?.updatedAt = now
         meta[e]?.version = version
         stamp(e)
@@ -320,16 +367,29 @@ public struct PushPullServer: ServerMachine {
     mutating func delete(_ e: EntityID) {
         var referrers: [EntityID] = []
         for l in schema.linkIDs { referrers.append(contentsOf: data.referrers(to: e, via: l)) }
-        _ = data.apply(.delete(e, data[e]?.namespace ?? NamespaceID(0)), schema: schema)
+        _ = applyData(.delete(e, data[e]?.namespace ?? NamespaceID(0)))
+        willChangeMeta(e)
         meta[e] = nil
         bump()
-        tombstones[e] = version
+        setTombstone(e, version)
         stamp(e)
         for r in referrers.sorted() where meta[r] != nil {
             bump()
+            willChangeMeta(r)
             meta[r]!.version = version
             stamp(r)
         }
+    }
+
+    /// Puts back what a refused back-office write changed (`undo`'s log), in reverse order.
+    mutating func rollBack(_ log: AdminUndo) {
+        data.rollBack(log.data)
+        for (e, m) in log.meta.reversed() { meta[e] = m }
+        for (e, t) in log.tombstones.reversed() { tombstones[e] = t }
+        for k in log.serverKeys { byServerKey[k] = nil }
+        stamps.removeSubrange(log.stamps...)
+        version = log.version
+        nextServerKey = log.nextServerKey
     }
 
     mutating func bump() { version += 1 }

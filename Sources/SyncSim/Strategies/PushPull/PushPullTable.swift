@@ -62,6 +62,16 @@ public struct PushPullTable: Sendable {
         set { set(e, newValue) }
     }
 
+    /// `e`'s row's record if the row is live (not a local tombstone), read in place: only the
+    /// record is copied, not the row around it.
+    @inline(__always) func liveRecord(_ e: EntityID) -> EntityRecord? {
+        let i = Int(e.raw)
+        guard i < slots.capacity else { return nil }
+        let c = i >> Rows.shift, k = i & (Rows.chunk - 1)
+        guard let st = slots.chunks[c][k]?.status, st != .deleted else { return nil }
+        return slots.chunks[c][k]?.record
+    }
+
     /// Whether `e` has a row (read in place, without copying it).
     @inline(__always) func has(_ e: EntityID) -> Bool {
         let i = Int(e.raw)
@@ -107,28 +117,36 @@ public struct PushPullTable: Sendable {
         }
     }
 
+    /// The old row is read in place (its status, its links) and copied only when its links
+    /// differ from the new row's: a row is a large value (a copy is a retain per array it owns),
+    /// and every row a pull, a write or a push answer changes comes through here.
     mutating func set(_ e: EntityID, _ new: LocalRecord?) {
         let i = Int(e.raw)
+        let newStatus = new?.status
         if i >= slots.capacity || i >= incoming.count {
-            if new == nil && i >= slots.capacity { return }
+            if newStatus == nil && i >= slots.capacity { return }
             grow(to: i)
         }
         let c = i >> Rows.shift, k = i & (Rows.chunk - 1)
-        let old = slots.chunks[c][k]
-        if old == nil && new == nil { return }
+        let oldStatus = slots.chunks[c][k]?.status
+        if oldStatus == nil && newStatus == nil { return }
         markDirty(e)
-        let wasChanged = old.map { $0.status != .synced } ?? false
-        let isChanged = new.map { $0.status != .synced } ?? false
+        let wasChanged = oldStatus.map { $0 != .synced } ?? false
+        let isChanged = newStatus.map { $0 != .synced } ?? false
         if wasChanged != isChanged {
             if isChanged { Self.insert(e, into: &changedIDs) } else { Self.remove(e, from: &changedIDs) }
         }
-        count += (new == nil ? 0 : 1) - (old == nil ? 0 : 1)
+        count += (newStatus == nil ? 0 : 1) - (oldStatus == nil ? 0 : 1)
         // The reverse link index, updated only when the targets differ.
-        if let o = old?.record, let n = new?.record, Self.sameTargets(o, n) {
+        if oldStatus != nil, newStatus != nil,
+           slots.chunks[c][k]?.record.links == new?.record.links,
+           slots.chunks[c][k]?.record.manyLinks == new?.record.manyLinks {
             slots.chunks[c][k] = new
             return
         }
-        if let o = old?.record { Self.forEachTarget(o) { t in if Int(t.raw) < incoming.count { Self.remove(e, from: &incoming[Int(t.raw)]) } } }
+        if oldStatus != nil, let o = slots.chunks[c][k]?.record {
+            Self.forEachTarget(o) { t in if Int(t.raw) < incoming.count { Self.remove(e, from: &incoming[Int(t.raw)]) } }
+        }
         slots.chunks[c][k] = new
         if let n = new?.record {
             Self.forEachTarget(n) { t in
@@ -165,10 +183,6 @@ public struct PushPullTable: Sendable {
     /// The rows linking to `t`, ascending.
     func referrers(of t: EntityID) -> [EntityID] {
         Int(t.raw) < incoming.count ? incoming[Int(t.raw)] : []
-    }
-
-    static func sameTargets(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
-        a.links == b.links && a.manyLinks == b.manyLinks
     }
 
     /// Every target of every link of `r`.

@@ -28,10 +28,12 @@ public struct ReferenceClient: ClientMachine {
         public var replica: ReferenceTable? { persistedReplica?.table }
     }
 
-    struct Subscription: Hashable, Sendable {
+    struct Subscription: Sendable {
         var id: SubscriptionID
         var query: Query
         var shown: QueryResult?
+        /// The entries of the result shown before `shown`, to patch the next result into.
+        var spare = ResultSpare()
     }
 
     struct OnceWait: Hashable, Sendable {
@@ -366,22 +368,32 @@ public struct ReferenceClient: ClientMachine {
         let links = viewLinks
         var touched: [EntityID]?
         for i in subs.indices {
-            if var shown = subs[i].shown {
+            if let shown = subs[i].shown {
                 if !Self.affects(dirty, subs[i].query, shown: shown, view: view.store, schema: schema) { continue }
                 // `shown` is the query over the view before the dirty slots changed: patch it
-                // where they are (`ViewPatch`) instead of evaluating it again.
+                // where they are (`ViewPatch`) instead of evaluating it again, into the spare
+                // entries (`ResultSpare`) rather than into the shown ones the monitor also holds.
                 if touched == nil { touched = dirty.map { EntityID(UInt32($0)) } }
-                subs[i].shown = nil  // `shown` uniquely held here: patched in place
-                let changed = ViewPatch.patch(subs[i].query, &shown, touched: touched!, in: view.store, schema: schema,
-                                              referrers: { links.referrers(of: $0) })
-                subs[i].shown = shown
-                if let changed {
-                    if changed { out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh))) }
+                subs[i].shown = nil  // held by `shown` (and perhaps the monitor) only
+                var work = shown
+                let fromSpare = subs[i].spare.take(matching: shown, into: &work)
+                var at: [EntityID] = []
+                let changed = ViewPatch.patch(subs[i].query, &work, touched: touched!, in: view.store, schema: schema,
+                                              referrers: { links.referrers(of: $0) }, changedAt: &at)
+                if changed == true {
+                    subs[i].shown = work
+                    subs[i].spare.keep(shown.entries, lag: at)
+                    out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
                     continue
                 }
+                // Unchanged, or not patched (`work` untouched): the spare equals `shown`.
+                subs[i].shown = shown
+                if fromSpare { subs[i].spare.keep(work.entries, lag: []) }
+                if changed != nil { continue }
             }
             if let r = subs[i].query.evaluate(view.store, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
+                subs[i].spare.drop()
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
             }
         }

@@ -29,11 +29,25 @@ enum ViewPatch {
     /// every entity whose record in `store` links to `t` (by any link).
     static func patch(_ query: Query, _ result: inout QueryResult, touched: [EntityID], in store: EntityStore,
                       schema: Schema, referrers: (EntityID) -> [EntityID]) -> Bool? {
+        var ignored: [EntityID] = []
+        return patch(query, &result, touched: touched, in: store, schema: schema, referrers: referrers, changedAt: &ignored)
+    }
+
+    /// `patch(_:_:touched:in:schema:referrers:)`, also appending to `changedAt` (when it patched)
+    /// every entity whose entry may have changed, joined or left (repeats allowed): every other
+    /// entry of `result` is the one it held before. What `ResultSpare` brings an older copy of
+    /// the entries up to date by.
+    static func patch(_ query: Query, _ result: inout QueryResult, touched: [EntityID], in store: EntityStore,
+                      schema: Schema, referrers: (EntityID) -> [EntityID], changedAt: inout [EntityID]) -> Bool? {
         if touched.isEmpty { return false }
         // A wide change (a first pull, a reset) moves many entries: one pass over the store wins.
         if touched.count > 16 && touched.count * 8 > store.records.count { return nil }
         guard let include = query.include else {
-            return query.patch(&result, touched: touched, in: store)
+            // `Query.patch` changes only the touched entities' entries (a query without an
+            // include has no entry but its roots).
+            let r = query.patch(&result, touched: touched, in: store)
+            if r != nil { changedAt.append(contentsOf: touched) }
+            return r
         }
         guard query.isBasic else { return nil }
         let link: LinkID, forward: Bool
@@ -67,6 +81,8 @@ enum ViewPatch {
             }
             if candidates.count > 16 && candidates.count * 8 > rb.count { return nil }
             candidates.sort()
+            // Every entry that changes below is a candidate's.
+            changedAt.append(contentsOf: candidates)
             var roots: [EntityID] = []
             var entries: [QueryResult.Entry] = []
             // Taken out of `result` so that they are uniquely held and patched in place (and the
