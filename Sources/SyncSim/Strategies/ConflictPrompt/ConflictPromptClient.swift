@@ -99,7 +99,7 @@ public struct ConflictPromptClient: ClientMachine {
     let cap: Int
     let incarnation: Int
 
-    public internal(set) var queue: [Entry] = []
+    public internal(set) var queue: [Entry] = [] { didSet { overlayEpoch &+= 1 } }
     var cache: [Cached] = []
     /// The newest server copy of every entity seen, and its `modified` (0: none), dense by id.
     /// Changed through `setKnown` / `applyKnown`, which log the slots for the lists' redraw.
@@ -111,7 +111,11 @@ public struct ConflictPromptClient: ClientMachine {
     /// Slots of `known` changed since the lists were last redrawn (derived, never observable).
     var knownLog: [EntityID] = []
     var knownVersion: [UInt64] = []
-    var confirmed: [Confirmed] = []
+    var confirmed: [Confirmed] = [] { didSet { overlayEpoch &+= 1 } }
+    /// Counts changes of `queue` and `confirmed` (what the lists lay over their answers): a
+    /// list whose overlay was taken at the same count and answer needs no comparison of it
+    /// (`CPListRender.Overlay.Key`; derived, never observable).
+    var overlayEpoch: UInt64 = 0
     var conflictsRaised: UInt32 = 0
     /// `/tasks/sync`'s last `serverUpdatedSince`, sent as `last_sync` (`ConflictPromptTaskSync`).
     var lastTaskSync: UInt64 = 0
@@ -683,11 +687,48 @@ public struct ConflictPromptClient: ClientMachine {
         return out
     }
 
+    /// Keeps each entry of a server answer as the newest copy of its entity unless a newer one
+    /// is known. Every answer carries whole lists, so this runs over every entry of every list
+    /// the answer holds: an entry whose record `known` already holds in the same storage (the
+    /// common case: the server's record did not change since the last answer) is passed over
+    /// with a pointer comparison instead of a copy and a field-by-field one (`setKnown` would
+    /// find them equal and do nothing), and a version already known is not written again.
     mutating func learn(_ snap: CPSnapshot) {
-        for (entry, v) in zip(snap.result.entries, snap.versions) where v >= version(entry.id) {
-            setKnown(entry.id, entry.record)
-            setVersion(entry.id, v)
+        let entries = snap.result.entries
+        let versions = snap.versions
+        for k in 0..<min(entries.count, versions.count) {
+            let e = entries[k].id
+            let v = versions[k]
+            let was = version(e)
+            guard v >= was else { continue }
+            if !knownShares(e, entries, k) { setKnown(e, entries[k].record) }
+            if v != was || Int(e.raw) >= knownVersion.count { setVersion(e, v) }
         }
+    }
+
+    /// Whether `known[e]` holds `entries[k].record` in the same storage (then they are equal),
+    /// read in place, without reference counting.
+    func knownShares(_ e: EntityID, _ entries: [QueryResult.Entry], _ k: Int) -> Bool {
+        known.records.withUnsafeBufferPointer { kb in
+            entries.withUnsafeBufferPointer { eb in
+                let i = Int(e.raw)
+                guard i < kb.count, kb[i] != nil else { return false }
+                return Self.sameStorage(kb[i].unsafelyUnwrapped, eb[k].record)
+            }
+        }
+    }
+
+    /// Whether two records are the same value in the same storage (false says nothing).
+    @inline(__always)
+    static func sameStorage(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
+        a.namespace == b.namespace && sameBuffer(a.values, b.values) && sameBuffer(a.links, b.links)
+            && sameBuffer(a.manyLinks, b.manyLinks)
+    }
+
+    @inline(__always)
+    static func sameBuffer<T>(_ a: [T], _ b: [T]) -> Bool {
+        a.count == b.count
+            && (a.isEmpty || a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } })
     }
 
     /// `known[e] = r`, logged for the lists when it changes anything.
@@ -723,14 +764,19 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     /// Confirmed writes stay overlaid until every open list has a server answer that includes them.
+    /// (`confirmed` is written only when something leaves it: a write counts as a change of
+    /// the lists' overlay, `overlayEpoch`.)
     mutating func pruneConfirmed() {
-        if views.isEmpty { confirmed.removeAll(); return }
-        var low = UInt64.max
-        for v in views {
-            guard let b = v.base, !v.fromCache else { return }
-            low = min(low, b.asOf)
+        if views.isEmpty {
+            if !confirmed.isEmpty { confirmed.removeAll() }
+            return
         }
-        confirmed.removeAll { $0.txID <= low }
+        var low = UInt64.max
+        for k in views.indices {
+            guard let b = views[k].base?.asOf, !views[k].fromCache else { return }
+            low = min(low, b)
+        }
+        if confirmed.contains(where: { $0.txID <= low }) { confirmed.removeAll { $0.txID <= low } }
     }
 
     mutating func persist(out: inout ClientOutbox<ConflictPromptUp>) { out(.persist) }
@@ -745,7 +791,7 @@ public struct ConflictPromptClient: ClientMachine {
         let knownChanged: [EntityID]? = knownEpoch == knownLogEpoch ? knownLog : nil
         for i in views.indices {
             guard let base = views[i].base else { continue }
-            if let shown = Self.renderView(&views[i], base, pending, confirmed: confirmed, queue: queue,
+            if let shown = Self.renderView(&views[i], base, pending, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
@@ -780,11 +826,11 @@ public struct ConflictPromptClient: ClientMachine {
     /// (`knownChanged`: the slots of `known` changed since the last redraw; nil: unknown, build
     /// again), the result patched where slots changed. Same results as `render`.
     static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], confirmed: [Confirmed], queue: [Entry],
-                           known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
+                           overlayEpoch: UInt64, known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
         let holds = v.holds.filter { pending.contains($0.entity) }
         let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
-        let overlay = CPListRender.Overlay(late: late, queue: queue)
+        let overlay = CPListRender.Overlay(late: late, queue: queue, key: .init(epoch: overlayEpoch, asOf: base.asOf))
         if var r = v.render.take(), let knownChanged {
             // Whether the previous answer's own entries evaluate to it: then, if the list showed
             // it (nothing laid over), it showed `r.eval`.

@@ -32,6 +32,15 @@ struct CPListRender: Sendable {
     var store: EntityStore
     /// The overlay: each late confirmation's steps, then each queued row's, as last laid.
     var chunks: [[Op]]
+    /// The slots each step of `chunks` reads and writes, one per step in overlay order: the
+    /// passes that find which steps to replay walk this flat table (no step copied, no
+    /// reference counted), and fetch a step from `chunks` only to lay it.
+    var steps: [CPStepSlots] = []
+    /// The overlay's link steps (from, to), in order (what `mayLink` reads of the overlay).
+    var links: [(from: EntityID, to: EntityID)] = []
+    /// What identifies the overlay `chunks` was taken from (`Overlay.key`): the same key means
+    /// the same chunks, so they are not compared again.
+    var overlayKey: Overlay.Key?
     /// Every slot the overlay may have written (a superset): outside it, `store` is `under`.
     var written: CPSlotSet
     /// Every entity the overlay may have deleted (a superset).
@@ -50,11 +59,40 @@ struct CPListRender: Sendable {
 
     /// The overlay's steps, chunk by chunk, without building an array of them.
     struct Overlay {
+        /// The client's count of changes of its queue and confirmations, and the answer's
+        /// `asOf` that chose the late confirmations: equal keys, equal overlays (nil: unknown).
+        struct Key: Equatable {
+            var epoch: UInt64
+            var asOf: UInt64
+        }
+
         let late: [ConflictPromptClient.Confirmed]
         let queue: [ConflictPromptClient.Entry]
+        var key: Key? = nil
         var count: Int { late.count + queue.count }
         @inline(__always) subscript(i: Int) -> [Op] { i < late.count ? late[i].ops : queue[i - late.count].ops }
         var chunks: [[Op]] { (0..<count).map { self[$0] } }
+    }
+
+    /// Takes `overlay` as the chunks laid, with their step table.
+    mutating func take(_ overlay: Overlay) {
+        chunks = overlay.chunks
+        steps.removeAll(keepingCapacity: true)
+        links.removeAll(keepingCapacity: true)
+        appendSteps(of: overlay, from: 0)
+        overlayKey = overlay.key
+    }
+
+    /// Adds the step table rows of `overlay`'s chunks from `first` on.
+    mutating func appendSteps(of overlay: Overlay, from first: Int) {
+        for i in first..<overlay.count {
+            let c = overlay[i]
+            for j in 0..<c.count {
+                let row = CPStepSlots(c[j], chunk: i, index: j)
+                if row.isLink { links.append((row.entity, row.target)) }
+                steps.append(row)
+            }
+        }
     }
 
     /// Built from scratch.
@@ -65,8 +103,10 @@ struct CPListRender: Sendable {
         for h in holds { u[h.entity] = h.record }
         under = u
         store = u
-        chunks = overlay.chunks
+        chunks = []
         written = CPSlotSet()
+        eval = .empty
+        take(overlay)
         var extra: [EntityID] = []
         for c in chunks {
             for k in 0..<c.count { Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra) }
@@ -152,14 +192,22 @@ struct CPListRender: Sendable {
         //    the answer or a hold has unless the overlay deleted it.
         for x in knownChanged where written.contains(x) && (!under.contains(x) || deleted.contains(x)) { dirty.insert(x) }
 
-        // 3. Overlay chunks that left or arrived: the common prefix and suffix stay.
+        // 3. Overlay chunks that left or arrived: the common prefix and suffix stay. The same
+        //    key as the last overlay's says they all stay, without comparing them.
         let oldCount = chunks.count, newCount = overlay.count
         var p = 0
-        while p < oldCount && p < newCount && chunks[p] == overlay[p] { p += 1 }
         var s = 0
-        while s < oldCount - p && s < newCount - p && chunks[oldCount - 1 - s] == overlay[newCount - 1 - s] { s += 1 }
+        if let k = overlayKey, k == overlay.key {
+            p = oldCount
+        } else {
+            while p < oldCount && p < newCount && Self.same(chunks[p], overlay[p]) { p += 1 }
+            while s < oldCount - p && s < newCount - p && Self.same(chunks[oldCount - 1 - s], overlay[newCount - 1 - s]) { s += 1 }
+        }
         let removed = p..<(oldCount - s), added = p..<(newCount - s)
-        if dirty.isEmpty && removed.isEmpty && added.isEmpty { return Change(touched: [], baseChanged: baseContentChanged) }
+        if dirty.isEmpty && removed.isEmpty && added.isEmpty {
+            overlayKey = overlay.key
+            return Change(touched: [], baseChanged: baseContentChanged)
+        }
         var extra: [EntityID] = []
         if dirty.isEmpty && removed.isEmpty && s == 0 {
             // Only steps appended: laid over what is there.
@@ -171,7 +219,9 @@ struct CPListRender: Sendable {
                     touched.append(c[k].entity)
                 }
             }
-            chunks = overlay.chunks
+            for i in added { chunks.append(overlay[i]) }
+            appendSteps(of: overlay, from: added.lowerBound)
+            overlayKey = overlay.key
             return Change(touched: touched + extra, baseChanged: baseContentChanged)
         }
         // A removed delete cleared links the overlay no longer clears: replay it all.
@@ -187,13 +237,8 @@ struct CPListRender: Sendable {
                 Self.slots(of: op) { dirty.insert($0) }
             }
         }
-        var total = 0
-        var links: [(from: EntityID, to: EntityID)] = []
-        for i in 0..<newCount {
-            let c = overlay[i]
-            total += c.count
-            for j in 0..<c.count { if case .link(let x, _, let t) = c[j] { links.append((x, t)) } }
-        }
+        if !removed.isEmpty || !added.isEmpty { take(overlay) } else { overlayKey = overlay.key }
+        let total = steps.count
         // 4. Which steps to replay: the closure of the dirty slots. A delete reads every record
         //    (it clears the links to its entity), so it is replayed when its entity is dirty or
         //    a dirty slot may link to it (its record in `under` or `known` does, or a link step
@@ -204,26 +249,20 @@ struct CPListRender: Sendable {
             var grew = true
             while grew {
                 grew = false
-                var k = 0
-                for i in 0..<newCount {
-                    let c = overlay[i]
-                    for j in 0..<c.count {
-                        defer { k += 1 }
-                        if selected[k] { continue }
-                        if case .delete(let e, _) = c[j] {
-                            guard dirty.contains(e) || mayLink(dirty.members, to: e, links: links, known: known) else { continue }
-                            selected[k] = true
-                            if dirty.insert(e) { grew = true }
-                            // What it cleared before is laid again from `under`.
-                            for x in cleared.members where dirty.insert(x) { grew = true }
-                            continue
-                        }
-                        var hit = false
-                        Self.slots(of: c[j]) { if dirty.contains($0) { hit = true } }
-                        guard hit else { continue }
+                for k in 0..<total where !selected[k] {
+                    let t = steps[k]
+                    if t.isDelete {
+                        guard dirty.contains(t.entity) || mayLink(dirty.members, to: t.entity, links: links, known: known) else { continue }
                         selected[k] = true
-                        Self.slots(of: c[j]) { if dirty.insert($0) { grew = true } }
+                        if dirty.insert(t.entity) { grew = true }
+                        // What it cleared before is laid again from `under`.
+                        for x in cleared.members where dirty.insert(x) { grew = true }
+                        continue
                     }
+                    guard dirty.contains(t.entity) || (t.isLink && dirty.contains(t.target)) else { continue }
+                    selected[k] = true
+                    if dirty.insert(t.entity) { grew = true }
+                    if t.isLink && dirty.insert(t.target) { grew = true }
                 }
             }
         }
@@ -232,12 +271,13 @@ struct CPListRender: Sendable {
         //    slot the overlay wrote (the slots it cleared are changed, their old records gone).
         var before: [EntityRecord?] = []
         var lost = CPSlotSet()
-        var attempt = 0
         replay: while true {
-            attempt += 1
             if full {
                 written.forEach { dirty.insert($0) }
-                for i in 0..<newCount { for op in overlay[i] { Self.slots(of: op) { dirty.insert($0) } } }
+                for t in steps {
+                    dirty.insert(t.entity)
+                    if t.isLink { dirty.insert(t.target) }
+                }
                 for k in selected.indices { selected[k] = true }
             }
             let members = dirty.members
@@ -250,32 +290,26 @@ struct CPListRender: Sendable {
                 deleted = CPSlotSet()
                 cleared = CPSlotSet()
             }
-            var k = 0
-            for i in 0..<newCount {
-                let c = overlay[i]
-                for j in 0..<c.count {
-                    defer { k += 1 }
-                    guard selected[k] else { continue }
-                    let mark = extra.count
-                    Self.lay(c[j], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra)
-                    if !full && extra.count > mark {
-                        var outside = false
-                        for x in extra[mark...] where !dirty.contains(x) { outside = true }
-                        if outside {
-                            for x in extra where dirty.insert(x) {
-                                lost.insert(x)
-                                before.append(nil)
-                            }
-                            extra.removeAll()
-                            full = true
-                            continue replay
+            for k in 0..<total where selected[k] {
+                let t = steps[k]
+                let mark = extra.count
+                Self.lay(chunks[t.chunk][t.index], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra)
+                if !full && extra.count > mark {
+                    var outside = false
+                    for x in extra[mark...] where !dirty.contains(x) { outside = true }
+                    if outside {
+                        for x in extra where dirty.insert(x) {
+                            lost.insert(x)
+                            before.append(nil)
                         }
+                        extra.removeAll()
+                        full = true
+                        continue replay
                     }
                 }
             }
             break
         }
-        if p < oldCount || p < newCount { chunks = overlay.chunks }
         var touched: [EntityID] = []
         for (n, x) in dirty.members.enumerated() where lost.contains(x) || before[n] != store[x] { touched.append(x) }
         for x in extra where !dirty.contains(x) { touched.append(x) }
@@ -291,6 +325,15 @@ struct CPListRender: Sendable {
         }
         for l in links where l.to == e && slots.contains(l.from) { return true }
         return false
+    }
+
+    /// `a == b`, told without a walk when both are the same storage (the usual case: a chunk is
+    /// the queue row's own steps).
+    @inline(__always)
+    static func same(_ a: [Op], _ b: [Op]) -> Bool {
+        if a.count != b.count { return false }
+        if a.withUnsafeBufferPointer({ x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }) { return true }
+        return a == b
     }
 
     /// Whether two results share their storage (then they are equal without a walk).
@@ -327,6 +370,37 @@ struct CPListRender: Sendable {
             }
         }
         return .some(fix)
+    }
+}
+
+/// The slots one overlay step reads and writes (`CPListRender.slots(of:)`: its entity, and a
+/// link's target), whether it is a delete (which reads every slot), and where it is in the
+/// overlay: plain data, so the passes over the overlay cost no reference counting.
+struct CPStepSlots: Sendable {
+    var entity: EntityID
+    /// A link's target (meaningful when `isLink`).
+    var target: EntityID
+    var isLink: Bool
+    var isDelete: Bool
+    var chunk: Int
+    var index: Int
+
+    init(_ op: Op, chunk: Int, index: Int) {
+        entity = op.entity
+        target = op.entity
+        isLink = false
+        isDelete = false
+        switch op {
+        case .link(_, _, let t):
+            target = t
+            isLink = true
+        case .delete:
+            isDelete = true
+        default:
+            break
+        }
+        self.chunk = chunk
+        self.index = index
     }
 }
 

@@ -217,8 +217,13 @@ public struct ConflictPromptServer: ServerMachine {
         snapshot(of: q.evaluate(data))
     }
 
+    /// A snapshot of `r` with its digest kept (`QueryResult.cacheDigest()`): every message that
+    /// carries it is hashed into the trace in one word, not entry by entry, and `last` keeps the
+    /// digest through `Query.patchTree`, so a pushed list's digest costs what its patch changed.
     func snapshot(of r: QueryResult) -> CPSnapshot {
-        CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
+        var r = r
+        r.cacheDigest()
+        return CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
     }
 
     /// Realtime: every registered list whose result changed, per client in id order. Lists that
