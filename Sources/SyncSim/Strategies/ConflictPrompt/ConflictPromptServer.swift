@@ -92,7 +92,16 @@ public struct ConflictPromptServer: ServerMachine {
             var ids: [SubscriptionID] = []
             var snaps: [CPSnapshot] = []
             for i in registered[c.index].indices {
-                let s = snapshot(registered[c.index][i].sub.query)
+                // A list registered before keeps its query's result over `data` in `last` (`push`
+                // brings it up to date after every commit): answered from it, not evaluated
+                // over the whole store again.
+                let s: CPSnapshot
+                if let last = registered[c.index][i].last {
+                    assert(last == registered[c.index][i].sub.query.evaluate(data), "a registered list's last result is stale")
+                    s = snapshot(of: last)
+                } else {
+                    s = snapshot(registered[c.index][i].sub.query)
+                }
                 registered[c.index][i].last = s.result
                 ids.append(registered[c.index][i].sub.id)
                 snaps.append(s)
