@@ -171,8 +171,10 @@ public struct ConflictPromptClient: ClientMachine {
                 lastTaskSync: lastTaskSync)
     }
 
+    /// (Read after every yield: found by index, so no whole list state is copied to read it.)
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        views.first { $0.sub == subscription }?.shown
+        for k in views.indices where views[k].sub == subscription { return views[k].shown }
+        return nil
     }
 
     public var pendingWrites: [WriteID] { queue.flatMap(\.writes) }
