@@ -167,7 +167,7 @@ struct CPListRender: Sendable {
         let baseChanged = !Self.sameBuffers(base, newBase)
         var baseContentChanged = false
         if baseChanged {
-            guard let f = Self.diff(base.entries, newBase, query: query, into: &underChanges) else { return nil }
+            guard let f = Self.diff(base.entries, newBase, query: query, oldFix: fix, into: &underChanges) else { return nil }
             fix = f
             baseContentChanged = !underChanges.isEmpty || base.roots != newBase.roots
         }
@@ -346,30 +346,49 @@ struct CPListRender: Sendable {
     /// another record). Nil when either is not strictly ascending by id. Otherwise whether
     /// `query` over `new`'s own entries gives `new` back, when one walk tells (a query
     /// `patch` follows: every entry matches and the roots are the entries), else nil.
-    static func diff(_ old: [QueryResult.Entry], _ newResult: QueryResult, query: Query, into out: inout [EntityID]) -> Bool?? {
+    /// `oldFix`: the same of `old` (true: every entry of `old` matches, so an entry that did not
+    /// change is not matched again). The walk reads both results in place and tells an
+    /// unchanged record by its storage first, so an entry that did not change costs no
+    /// reference counting.
+    static func diff(_ old: [QueryResult.Entry], _ newResult: QueryResult, query: Query, oldFix: Bool? = nil,
+                     into out: inout [EntityID]) -> Bool?? {
         let new = newResult.entries
         let roots = newResult.roots
         var fix: Bool? = patchable(query) ? roots.count == new.count : nil
-        var i = 0, j = 0
-        while i < old.count || j < new.count {
-            if i > 0 && i < old.count && !(old[i - 1].id < old[i].id) { return nil }
-            if j > 0 && j < new.count && !(new[j - 1].id < new[j].id) { return nil }
-            if j >= new.count || (i < old.count && old[i].id < new[j].id) {
-                out.append(old[i].id)
-                i += 1
-                continue
-            }
-            if fix == true && (roots[j] != new[j].id || !query.matches(new[j].record)) { fix = false }
-            if i >= old.count || new[j].id < old[i].id {
-                out.append(new[j].id)
-                j += 1
-            } else {
-                if old[i].record != new[j].record { out.append(old[i].id) }
-                i += 1
-                j += 1
+        let trusted = oldFix == true
+        return old.withUnsafeBufferPointer { ob in
+            new.withUnsafeBufferPointer { nb in
+                roots.withUnsafeBufferPointer { rb -> Bool?? in
+                    var i = 0, j = 0
+                    while i < ob.count || j < nb.count {
+                        if i > 0 && i < ob.count && !(ob[i - 1].id < ob[i].id) { return nil }
+                        if j > 0 && j < nb.count && !(nb[j - 1].id < nb[j].id) { return nil }
+                        if j >= nb.count || (i < ob.count && ob[i].id < nb[j].id) {
+                            out.append(ob[i].id)
+                            i += 1
+                            continue
+                        }
+                        let same = i < ob.count && ob[i].id == nb[j].id && Self.equal(ob[i].record, nb[j].record)
+                        if fix == true && (rb[j] != nb[j].id || !((trusted && same) || query.matches(nb[j].record))) { fix = false }
+                        if i >= ob.count || nb[j].id < ob[i].id {
+                            out.append(nb[j].id)
+                            j += 1
+                        } else {
+                            if !same { out.append(ob[i].id) }
+                            i += 1
+                            j += 1
+                        }
+                    }
+                    return .some(fix)
+                }
             }
         }
-        return .some(fix)
+    }
+
+    /// `a == b`, told without a walk when both are the same storage.
+    @inline(__always)
+    static func equal(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
+        ConflictPromptClient.sameStorage(a, b) || a == b
     }
 }
 
