@@ -83,6 +83,23 @@ struct CPListRender: Sendable {
         overlayKey = overlay.key
     }
 
+    /// Whether `steps` and `links` are what `chunks` gives (debug checks).
+    var stepsMatchChunks: Bool {
+        var n = 0, l = 0
+        for i in chunks.indices {
+            for j in chunks[i].indices {
+                let row = CPStepSlots(chunks[i][j], chunk: i, index: j)
+                guard n < steps.count, steps[n] == row else { return false }
+                if row.isLink {
+                    guard l < links.count, links[l] == (row.entity, row.target) else { return false }
+                    l += 1
+                }
+                n += 1
+            }
+        }
+        return n == steps.count && l == links.count
+    }
+
     /// Adds the step table rows of `overlay`'s chunks from `first` on.
     mutating func appendSteps(of overlay: Overlay, from first: Int) {
         for i in first..<overlay.count {
@@ -198,6 +215,8 @@ struct CPListRender: Sendable {
         var p = 0
         var s = 0
         if let k = overlayKey, k == overlay.key {
+            // Debug builds (the tests) check that the key tells the truth.
+            assert(chunks == overlay.chunks, "an overlay key named changed chunks")
             p = oldCount
         } else {
             while p < oldCount && p < newCount && Self.same(chunks[p], overlay[p]) { p += 1 }
@@ -222,6 +241,7 @@ struct CPListRender: Sendable {
             for i in added { chunks.append(overlay[i]) }
             appendSteps(of: overlay, from: added.lowerBound)
             overlayKey = overlay.key
+            assert(stepsMatchChunks && chunks == overlay.chunks, "appended chunks or steps differ from the overlay")
             return Change(touched: touched + extra, baseChanged: baseContentChanged)
         }
         // A removed delete cleared links the overlay no longer clears: replay it all.
@@ -238,6 +258,7 @@ struct CPListRender: Sendable {
             }
         }
         if !removed.isEmpty || !added.isEmpty { take(overlay) } else { overlayKey = overlay.key }
+        assert(stepsMatchChunks, "the step table does not describe the chunks")
         let total = steps.count
         // 4. Which steps to replay: the closure of the dirty slots. A delete reads every record
         //    (it clears the links to its entity), so it is replayed when its entity is dirty or
@@ -395,7 +416,7 @@ struct CPListRender: Sendable {
 /// The slots one overlay step reads and writes (`CPListRender.slots(of:)`: its entity, and a
 /// link's target), whether it is a delete (which reads every slot), and where it is in the
 /// overlay: plain data, so the passes over the overlay cost no reference counting.
-struct CPStepSlots: Sendable {
+struct CPStepSlots: Sendable, Equatable {
     var entity: EntityID
     /// A link's target (meaningful when `isLink`).
     var target: EntityID
