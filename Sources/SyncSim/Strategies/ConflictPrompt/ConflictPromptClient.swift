@@ -714,8 +714,12 @@ public struct ConflictPromptClient: ClientMachine {
         known.records.withUnsafeBufferPointer { kb in
             entries.withUnsafeBufferPointer { eb in
                 let i = Int(e.raw)
-                guard i < kb.count, kb[i] != nil else { return false }
-                return Self.sameStorage(kb[i].unsafelyUnwrapped, eb[k].record)
+                guard i < kb.count else { return false }
+                // (A `switch`: `kb[i] != nil` copied the record, three retains and releases.)
+                switch kb[i] {
+                case .none: return false
+                case .some(let r): return Self.sameStorage(r, eb[k].record)
+                }
             }
         }
     }
