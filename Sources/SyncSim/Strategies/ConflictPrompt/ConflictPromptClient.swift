@@ -703,14 +703,15 @@ public struct ConflictPromptClient: ClientMachine {
             let v = versions[k]
             let was = version(e)
             guard v >= was else { continue }
-            if !knownShares(e, entries, k) { setKnown(e, entries[k].record) }
+            if !Self.knownShares(known, e, entries, k) { setKnown(e, entries[k].record) }
             if v != was || Int(e.raw) >= knownVersion.count { setVersion(e, v) }
         }
     }
 
     /// Whether `known[e]` holds `entries[k].record` in the same storage (then they are equal),
-    /// read in place, without reference counting.
-    func knownShares(_ e: EntityID, _ entries: [QueryResult.Entry], _ k: Int) -> Bool {
+    /// read in place, without reference counting. (Static: a method called from `learn` copied
+    /// the whole client per entry.)
+    static func knownShares(_ known: EntityStore, _ e: EntityID, _ entries: [QueryResult.Entry], _ k: Int) -> Bool {
         known.records.withUnsafeBufferPointer { kb in
             entries.withUnsafeBufferPointer { eb in
                 let i = Int(e.raw)
@@ -718,7 +719,7 @@ public struct ConflictPromptClient: ClientMachine {
                 // (A `switch`: `kb[i] != nil` copied the record, three retains and releases.)
                 switch kb[i] {
                 case .none: return false
-                case .some(let r): return Self.sameStorage(r, eb[k].record)
+                case .some(let r): return sameStorage(r, eb[k].record)
                 }
             }
         }
