@@ -116,6 +116,8 @@ public struct ConflictPromptClient: ClientMachine {
     /// list whose overlay was taken at the same count and answer needs no comparison of it
     /// (`CPListRender.Overlay.Key`; derived, never observable).
     var overlayEpoch: UInt64 = 0
+    /// `pendingEntities()` as of an `overlayEpoch` (derived, never observable; `pendingNow`).
+    var pendingMemo: (epoch: UInt64, entities: [EntityID])?
     var conflictsRaised: UInt32 = 0
     /// `/tasks/sync`'s last `serverUpdatedSince`, sent as `last_sync` (`ConflictPromptTaskSync`).
     var lastTaskSync: UInt64 = 0
@@ -617,7 +619,7 @@ public struct ConflictPromptClient: ClientMachine {
                 out(.event(.invalidInput("results with \(ids.count) ids and \(snaps.count) snapshots")))
                 return
             }
-            let pending = pendingEntities()
+            let pending = pendingNow()
             for (s, snap) in zip(ids, snaps) {
                 guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
@@ -626,23 +628,23 @@ public struct ConflictPromptClient: ClientMachine {
                 }
                 // Datagrams reorder: never go back to an older answer.
                 if let b = views[i].base, snap.asOf < b.asOf { continue }
-                var v = views[i]
-                v.holds.removeAll { !pending.contains($0.entity) }
-                if let old = v.base {
-                    for e in pending where !v.holds.contains(where: { $0.entity == e }) {
+                // (The list is changed in place: a copy of it cost a retain and a release of
+                // every piece of its kept render state.)
+                views[i].holds.removeAll { !pending.contains($0.entity) }
+                if let old = views[i].base {
+                    for e in pending where !views[i].holds.contains(where: { $0.entity == e }) {
                         let before = old.result.record(e)
                         if before != snap.result.record(e) {
-                            v.holds.append(Hold(entity: e, record: before))
+                            views[i].holds.append(Hold(entity: e, record: before))
                             markRemoteChange(e, snap, out: &out)
                         }
                     }
-                    v.holds.sort { $0.entity < $1.entity }
+                    views[i].holds.sort { $0.entity < $1.entity }
                 }
-                v.base = snap
-                v.fromCache = false
-                views[i] = v
+                views[i].base = snap
+                views[i].fromCache = false
                 learn(snap)
-                remember(v.query, snap)
+                remember(views[i].query, snap)
             }
             pruneConfirmed()
             persist(out: &out)
@@ -673,6 +675,18 @@ public struct ConflictPromptClient: ClientMachine {
             return .queryOnceFailedWithResult(r, offline: true, lastKnown: c.snapshot.result)
         }
         return .queryOnceFailed(r, offline: true, hasStaleResult: false)
+    }
+
+    /// `pendingEntities()`, kept until the queue changes (`overlayEpoch` counts its changes):
+    /// asked on every redraw and answer, and most of them leave the queue as it was.
+    mutating func pendingNow() -> [EntityID] {
+        if let m = pendingMemo, m.epoch == overlayEpoch {
+            assert(m.entities == pendingEntities(), "stale pending entities")
+            return m.entities
+        }
+        let p = pendingEntities()
+        pendingMemo = (overlayEpoch, p)
+        return p
     }
 
     /// Entities with a row in the queue, ascending.
@@ -754,9 +768,11 @@ public struct ConflictPromptClient: ClientMachine {
         knownLogEpoch = knownEpoch
     }
 
-    /// Drops every list's kept render state: the next redraw builds each from scratch.
+    /// Drops every list's kept render state (and the kept pending entities): the next redraw
+    /// builds each from scratch.
     mutating func dropRenderCaches() {
         for i in views.indices { views[i].render = nil }
+        pendingMemo = nil
     }
 
     /// Whether any list keeps render state.
@@ -794,7 +810,7 @@ public struct ConflictPromptClient: ClientMachine {
     /// Views are rendered by static functions over the pieces they read: a non-mutating method
     /// called from here copied the whole client (a retain and a release per field) per list.
     mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
-        let pending = pendingEntities()
+        let pending = pendingNow()
         let knownChanged: [EntityID]? = knownEpoch == knownLogEpoch ? knownLog : nil
         for i in views.indices {
             guard let base = views[i].base else { continue }
@@ -838,47 +854,14 @@ public struct ConflictPromptClient: ClientMachine {
         let holds = v.holds.filter { pending.contains($0.entity) }
         let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
         let overlay = CPListRender.Overlay(late: late, queue: queue, key: .init(epoch: overlayEpoch, asOf: base.asOf))
-        if var r = v.render.take(), let knownChanged {
-            // Whether the previous answer's own entries evaluate to it: then, if the list showed
-            // it (nothing laid over), it showed `r.eval`.
-            let fixBefore = r.fix
-            if let change = r.update(query: v.query, base: base.result, holds: holds, overlay: overlay, knownChanged: knownChanged,
-                                     known: known, schema: schema) {
-                let changed: Bool
-                if bare {
-                    if !r.showsEval {
-                        // The answer before, shown as is; the new one shown as is.
-                        changed = change.baseChanged
-                        _ = updateEval(&r, change.touched, v.query, schema)
-                    } else if r.fix == true {
-                        // `r.eval` (shown) becomes the query over the answer's entries: the answer.
-                        v.shown = nil  // `r.eval` uniquely referenced: patched in place
-                        changed = updateEval(&r, change.touched, v.query, schema)
-                    } else {
-                        changed = !(r.eval == base.result)
-                        v.shown = nil
-                        _ = updateEval(&r, change.touched, v.query, schema)
-                    }
-                    // The store is the answer's entries now: the query over it tells.
-                    if r.fix == nil { r.fix = r.eval == base.result }
-                    r.showsEval = false
-                    v.shown = base.result
-                    v.render = r
-                    return changed ? base.result : nil
-                }
-                if r.showsEval || fixBefore == true {
-                    // What was shown is `r.eval` before this update.
-                    v.shown = nil
-                    changed = updateEval(&r, change.touched, v.query, schema)
-                } else {
-                    _ = updateEval(&r, change.touched, v.query, schema)
-                    changed = !(v.shown == r.eval)
-                }
-                r.showsEval = true
-                v.shown = r.eval
-                v.render = r
-                return changed ? r.eval : nil
+        if v.render != nil, let knownChanged {
+            // The kept state is brought up to date where it lies (`v.render!` in place: taking
+            // it out and putting it back copied every piece of it).
+            if case .kept(let result) = redrawKept(&v.render!, &v.shown, query: v.query, base: base, holds: holds, overlay: overlay,
+                                                   bare: bare, knownChanged: knownChanged, known: known, schema: schema) {
+                return result
             }
+            v.render = nil
         }
         var r = CPListRender(query: v.query, base: base.result, holds: holds, overlay: overlay, known: known, schema: schema)
         let next = bare ? base.result : r.eval
@@ -888,6 +871,56 @@ public struct ConflictPromptClient: ClientMachine {
         if v.shown == next { return nil }
         v.shown = next
         return next
+    }
+
+    /// What `redrawKept` did: the kept state is up to date and the list shows `shown` (the
+    /// result is the new result when it changed), or it cannot be updated and must be built.
+    enum Redraw {
+        case kept(QueryResult?)
+        case rebuild
+    }
+
+    /// `renderView` through the kept state `r` (see there); `shown` is the list's `shown`.
+    static func redrawKept(_ r: inout CPListRender, _ shown: inout QueryResult?, query: Query, base: CPSnapshot,
+                           holds: [Hold], overlay: CPListRender.Overlay, bare: Bool, knownChanged: [EntityID],
+                           known: EntityStore, schema: Schema) -> Redraw {
+        // Whether the previous answer's own entries evaluate to it: then, if the list showed
+        // it (nothing laid over), it showed `r.eval`.
+        let fixBefore = r.fix
+        guard let change = r.update(query: query, base: base.result, holds: holds, overlay: overlay, knownChanged: knownChanged,
+                                    known: known, schema: schema) else { return .rebuild }
+        let changed: Bool
+        if bare {
+            if !r.showsEval {
+                // The answer before, shown as is; the new one shown as is.
+                changed = change.baseChanged
+                _ = updateEval(&r, change.touched, query, schema)
+            } else if r.fix == true {
+                // `r.eval` (shown) becomes the query over the answer's entries: the answer.
+                shown = nil  // `r.eval` uniquely referenced: patched in place
+                changed = updateEval(&r, change.touched, query, schema)
+            } else {
+                changed = !(r.eval == base.result)
+                shown = nil
+                _ = updateEval(&r, change.touched, query, schema)
+            }
+            // The store is the answer's entries now: the query over it tells.
+            if r.fix == nil { r.fix = r.eval == base.result }
+            r.showsEval = false
+            shown = base.result
+            return .kept(changed ? base.result : nil)
+        }
+        if r.showsEval || fixBefore == true {
+            // What was shown is `r.eval` before this update.
+            shown = nil
+            changed = updateEval(&r, change.touched, query, schema)
+        } else {
+            _ = updateEval(&r, change.touched, query, schema)
+            changed = !(shown == r.eval)
+        }
+        r.showsEval = true
+        shown = r.eval
+        return .kept(changed ? r.eval : nil)
     }
 
     /// Brings `r.eval` up to `r.store` after a change of the slots in `touched`; returns whether

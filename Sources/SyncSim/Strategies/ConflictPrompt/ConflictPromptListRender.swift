@@ -83,6 +83,38 @@ struct CPListRender: Sendable {
         overlayKey = overlay.key
     }
 
+    /// Replaces the chunks in `removed` by `overlay`'s chunks in `added` (both start at the
+    /// same index: the common prefix before, the common suffix after), in `chunks` and in the
+    /// step table: only the added chunks' steps are read; the rows after them move by the
+    /// change in count.
+    mutating func splice(removed: Range<Int>, added: Range<Int>, of overlay: Overlay) {
+        let lo = firstRow(ofChunk: removed.lowerBound), hi = firstRow(ofChunk: removed.upperBound)
+        var rows: [CPStepSlots] = []
+        for i in added {
+            let c = overlay[i]
+            for j in 0..<c.count { rows.append(CPStepSlots(c[j], chunk: i, index: j)) }
+        }
+        steps.replaceSubrange(lo..<hi, with: rows)
+        let delta = added.count - removed.count
+        if delta != 0 {
+            for k in (lo + rows.count)..<steps.count { steps[k].chunk += delta }
+        }
+        chunks.replaceSubrange(removed, with: added.map { overlay[$0] })
+        links.removeAll(keepingCapacity: true)
+        for t in steps where t.isLink { links.append((t.entity, t.target)) }
+        overlayKey = overlay.key
+    }
+
+    /// The first row of `steps` whose chunk is `chunk` or later (rows are in chunk order).
+    func firstRow(ofChunk chunk: Int) -> Int {
+        var lo = 0, hi = steps.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if steps[mid].chunk < chunk { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     /// Whether `steps` and `links` are what `chunks` gives (debug checks).
     var stepsMatchChunks: Bool {
         var n = 0, l = 0
@@ -257,7 +289,7 @@ struct CPListRender: Sendable {
                 Self.slots(of: op) { dirty.insert($0) }
             }
         }
-        if !removed.isEmpty || !added.isEmpty { take(overlay) } else { overlayKey = overlay.key }
+        if !removed.isEmpty || !added.isEmpty { splice(removed: removed, added: added, of: overlay) } else { overlayKey = overlay.key }
         assert(stepsMatchChunks, "the step table does not describe the chunks")
         let total = steps.count
         // 4. Which steps to replay: the closure of the dirty slots. A delete reads every record
