@@ -21,6 +21,13 @@
 /// over every slot it wrote. The query result is then patched where
 /// slots changed (`Query.mayChange`, `Query.patchTree`, which patches one level of includes too). The result is exactly the rebuild's; the
 /// render tests compare the two on every input of generated runs.
+///
+/// What a redraw reads of the overlay is kept small too: the chunks are compared only when the
+/// client's overlay key (its count of queue and confirmation changes, and the answer's `asOf`)
+/// differs from the one they were taken at; the search for the steps to replay walks a flat
+/// table of the slots each step touches (`CPStepSlots`), spliced where chunks left or arrived,
+/// and reads a step itself only to lay it; the answer walk tells unchanged records by their
+/// storage. A queue that did not change costs nothing to redraw over.
 struct CPListRender: Sendable {
     /// The server answer `under` holds.
     var base: QueryResult
