@@ -99,7 +99,7 @@ public struct ConflictPromptClient: ClientMachine {
     let cap: Int
     let incarnation: Int
 
-    public internal(set) var queue: [Entry] = []
+    public internal(set) var queue: [Entry] = [] { didSet { overlayEpoch &+= 1 } }
     var cache: [Cached] = []
     /// The newest server copy of every entity seen, and its `modified` (0: none), dense by id.
     /// Changed through `setKnown` / `applyKnown`, which log the slots for the lists' redraw.
@@ -111,7 +111,13 @@ public struct ConflictPromptClient: ClientMachine {
     /// Slots of `known` changed since the lists were last redrawn (derived, never observable).
     var knownLog: [EntityID] = []
     var knownVersion: [UInt64] = []
-    var confirmed: [Confirmed] = []
+    var confirmed: [Confirmed] = [] { didSet { overlayEpoch &+= 1 } }
+    /// Counts changes of `queue` and `confirmed` (what the lists lay over their answers): a
+    /// list whose overlay was taken at the same count and answer needs no comparison of it
+    /// (`CPListRender.Overlay.Key`; derived, never observable).
+    var overlayEpoch: UInt64 = 0
+    /// `pendingEntities()` as of an `overlayEpoch` (derived, never observable; `pendingNow`).
+    var pendingMemo: (epoch: UInt64, entities: [EntityID])?
     var conflictsRaised: UInt32 = 0
     /// `/tasks/sync`'s last `serverUpdatedSince`, sent as `last_sync` (`ConflictPromptTaskSync`).
     var lastTaskSync: UInt64 = 0
@@ -167,8 +173,10 @@ public struct ConflictPromptClient: ClientMachine {
                 lastTaskSync: lastTaskSync)
     }
 
+    /// (Read after every yield: found by index, so no whole list state is copied to read it.)
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        views.first { $0.sub == subscription }?.shown
+        for k in views.indices where views[k].sub == subscription { return views[k].shown }
+        return nil
     }
 
     public var pendingWrites: [WriteID] { queue.flatMap(\.writes) }
@@ -611,7 +619,7 @@ public struct ConflictPromptClient: ClientMachine {
                 out(.event(.invalidInput("results with \(ids.count) ids and \(snaps.count) snapshots")))
                 return
             }
-            let pending = pendingEntities()
+            let pending = pendingNow()
             for (s, snap) in zip(ids, snaps) {
                 guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
@@ -620,23 +628,23 @@ public struct ConflictPromptClient: ClientMachine {
                 }
                 // Datagrams reorder: never go back to an older answer.
                 if let b = views[i].base, snap.asOf < b.asOf { continue }
-                var v = views[i]
-                v.holds.removeAll { !pending.contains($0.entity) }
-                if let old = v.base {
-                    for e in pending where !v.holds.contains(where: { $0.entity == e }) {
+                // (The list is changed in place: a copy of it cost a retain and a release of
+                // every piece of its kept render state.)
+                views[i].holds.removeAll { !pending.contains($0.entity) }
+                if let old = views[i].base {
+                    for e in pending where !views[i].holds.contains(where: { $0.entity == e }) {
                         let before = old.result.record(e)
                         if before != snap.result.record(e) {
-                            v.holds.append(Hold(entity: e, record: before))
+                            views[i].holds.append(Hold(entity: e, record: before))
                             markRemoteChange(e, snap, out: &out)
                         }
                     }
-                    v.holds.sort { $0.entity < $1.entity }
+                    views[i].holds.sort { $0.entity < $1.entity }
                 }
-                v.base = snap
-                v.fromCache = false
-                views[i] = v
+                views[i].base = snap
+                views[i].fromCache = false
                 learn(snap)
-                remember(v.query, snap)
+                remember(views[i].query, snap)
             }
             pruneConfirmed()
             persist(out: &out)
@@ -669,6 +677,18 @@ public struct ConflictPromptClient: ClientMachine {
         return .queryOnceFailed(r, offline: true, hasStaleResult: false)
     }
 
+    /// `pendingEntities()`, kept until the queue changes (`overlayEpoch` counts its changes):
+    /// asked on every redraw and answer, and most of them leave the queue as it was.
+    mutating func pendingNow() -> [EntityID] {
+        if let m = pendingMemo, m.epoch == overlayEpoch {
+            assert(m.entities == pendingEntities(), "stale pending entities")
+            return m.entities
+        }
+        let p = pendingEntities()
+        pendingMemo = (overlayEpoch, p)
+        return p
+    }
+
     /// Entities with a row in the queue, ascending.
     func pendingEntities() -> [EntityID] {
         var out: [EntityID] = []
@@ -683,11 +703,53 @@ public struct ConflictPromptClient: ClientMachine {
         return out
     }
 
+    /// Keeps each entry of a server answer as the newest copy of its entity unless a newer one
+    /// is known. Every answer carries whole lists, so this runs over every entry of every list
+    /// the answer holds: an entry whose record `known` already holds in the same storage (the
+    /// common case: the server's record did not change since the last answer) is passed over
+    /// with a pointer comparison instead of a copy and a field-by-field one (`setKnown` would
+    /// find them equal and do nothing), and a version already known is not written again.
     mutating func learn(_ snap: CPSnapshot) {
-        for (entry, v) in zip(snap.result.entries, snap.versions) where v >= version(entry.id) {
-            setKnown(entry.id, entry.record)
-            setVersion(entry.id, v)
+        let entries = snap.result.entries
+        let versions = snap.versions
+        for k in 0..<min(entries.count, versions.count) {
+            let e = entries[k].id
+            let v = versions[k]
+            let was = version(e)
+            guard v >= was else { continue }
+            if !Self.knownShares(known, e, entries, k) { setKnown(e, entries[k].record) }
+            if v != was || Int(e.raw) >= knownVersion.count { setVersion(e, v) }
         }
+    }
+
+    /// Whether `known[e]` holds `entries[k].record` in the same storage (then they are equal),
+    /// read in place, without reference counting. (Static: a method called from `learn` copied
+    /// the whole client per entry.)
+    static func knownShares(_ known: EntityStore, _ e: EntityID, _ entries: [QueryResult.Entry], _ k: Int) -> Bool {
+        known.records.withUnsafeBufferPointer { kb in
+            entries.withUnsafeBufferPointer { eb in
+                let i = Int(e.raw)
+                guard i < kb.count else { return false }
+                // (A `switch`: `kb[i] != nil` copied the record, three retains and releases.)
+                switch kb[i] {
+                case .none: return false
+                case .some(let r): return sameStorage(r, eb[k].record)
+                }
+            }
+        }
+    }
+
+    /// Whether two records are the same value in the same storage (false says nothing).
+    @inline(__always)
+    static func sameStorage(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
+        a.namespace == b.namespace && sameBuffer(a.values, b.values) && sameBuffer(a.links, b.links)
+            && sameBuffer(a.manyLinks, b.manyLinks)
+    }
+
+    @inline(__always)
+    static func sameBuffer<T>(_ a: [T], _ b: [T]) -> Bool {
+        a.count == b.count
+            && (a.isEmpty || a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } })
     }
 
     /// `known[e] = r`, logged for the lists when it changes anything.
@@ -706,9 +768,11 @@ public struct ConflictPromptClient: ClientMachine {
         knownLogEpoch = knownEpoch
     }
 
-    /// Drops every list's kept render state: the next redraw builds each from scratch.
+    /// Drops every list's kept render state (and the kept pending entities): the next redraw
+    /// builds each from scratch.
     mutating func dropRenderCaches() {
         for i in views.indices { views[i].render = nil }
+        pendingMemo = nil
     }
 
     /// Whether any list keeps render state.
@@ -723,14 +787,19 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     /// Confirmed writes stay overlaid until every open list has a server answer that includes them.
+    /// (`confirmed` is written only when something leaves it: a write counts as a change of
+    /// the lists' overlay, `overlayEpoch`.)
     mutating func pruneConfirmed() {
-        if views.isEmpty { confirmed.removeAll(); return }
-        var low = UInt64.max
-        for v in views {
-            guard let b = v.base, !v.fromCache else { return }
-            low = min(low, b.asOf)
+        if views.isEmpty {
+            if !confirmed.isEmpty { confirmed.removeAll() }
+            return
         }
-        confirmed.removeAll { $0.txID <= low }
+        var low = UInt64.max
+        for k in views.indices {
+            guard let b = views[k].base?.asOf, !views[k].fromCache else { return }
+            low = min(low, b)
+        }
+        if confirmed.contains(where: { $0.txID <= low }) { confirmed.removeAll { $0.txID <= low } }
     }
 
     mutating func persist(out: inout ClientOutbox<ConflictPromptUp>) { out(.persist) }
@@ -741,11 +810,11 @@ public struct ConflictPromptClient: ClientMachine {
     /// Views are rendered by static functions over the pieces they read: a non-mutating method
     /// called from here copied the whole client (a retain and a release per field) per list.
     mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
-        let pending = pendingEntities()
+        let pending = pendingNow()
         let knownChanged: [EntityID]? = knownEpoch == knownLogEpoch ? knownLog : nil
         for i in views.indices {
             guard let base = views[i].base else { continue }
-            if let shown = Self.renderView(&views[i], base, pending, confirmed: confirmed, queue: queue,
+            if let shown = Self.renderView(&views[i], base, pending, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
@@ -780,52 +849,19 @@ public struct ConflictPromptClient: ClientMachine {
     /// (`knownChanged`: the slots of `known` changed since the last redraw; nil: unknown, build
     /// again), the result patched where slots changed. Same results as `render`.
     static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], confirmed: [Confirmed], queue: [Entry],
-                           known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
+                           overlayEpoch: UInt64, known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
         let holds = v.holds.filter { pending.contains($0.entity) }
         let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
-        let overlay = CPListRender.Overlay(late: late, queue: queue)
-        if var r = v.render.take(), let knownChanged {
-            // Whether the previous answer's own entries evaluate to it: then, if the list showed
-            // it (nothing laid over), it showed `r.eval`.
-            let fixBefore = r.fix
-            if let change = r.update(query: v.query, base: base.result, holds: holds, overlay: overlay, knownChanged: knownChanged,
-                                     known: known, schema: schema) {
-                let changed: Bool
-                if bare {
-                    if !r.showsEval {
-                        // The answer before, shown as is; the new one shown as is.
-                        changed = change.baseChanged
-                        _ = updateEval(&r, change.touched, v.query, schema)
-                    } else if r.fix == true {
-                        // `r.eval` (shown) becomes the query over the answer's entries: the answer.
-                        v.shown = nil  // `r.eval` uniquely referenced: patched in place
-                        changed = updateEval(&r, change.touched, v.query, schema)
-                    } else {
-                        changed = !(r.eval == base.result)
-                        v.shown = nil
-                        _ = updateEval(&r, change.touched, v.query, schema)
-                    }
-                    // The store is the answer's entries now: the query over it tells.
-                    if r.fix == nil { r.fix = r.eval == base.result }
-                    r.showsEval = false
-                    v.shown = base.result
-                    v.render = r
-                    return changed ? base.result : nil
-                }
-                if r.showsEval || fixBefore == true {
-                    // What was shown is `r.eval` before this update.
-                    v.shown = nil
-                    changed = updateEval(&r, change.touched, v.query, schema)
-                } else {
-                    _ = updateEval(&r, change.touched, v.query, schema)
-                    changed = !(v.shown == r.eval)
-                }
-                r.showsEval = true
-                v.shown = r.eval
-                v.render = r
-                return changed ? r.eval : nil
+        let overlay = CPListRender.Overlay(late: late, queue: queue, key: .init(epoch: overlayEpoch, asOf: base.asOf))
+        if v.render != nil, let knownChanged {
+            // The kept state is brought up to date where it lies (`v.render!` in place: taking
+            // it out and putting it back copied every piece of it).
+            if case .kept(let result) = redrawKept(&v.render!, &v.shown, query: v.query, base: base, holds: holds, overlay: overlay,
+                                                   bare: bare, knownChanged: knownChanged, known: known, schema: schema) {
+                return result
             }
+            v.render = nil
         }
         var r = CPListRender(query: v.query, base: base.result, holds: holds, overlay: overlay, known: known, schema: schema)
         let next = bare ? base.result : r.eval
@@ -835,6 +871,56 @@ public struct ConflictPromptClient: ClientMachine {
         if v.shown == next { return nil }
         v.shown = next
         return next
+    }
+
+    /// What `redrawKept` did: the kept state is up to date and the list shows `shown` (the
+    /// result is the new result when it changed), or it cannot be updated and must be built.
+    enum Redraw {
+        case kept(QueryResult?)
+        case rebuild
+    }
+
+    /// `renderView` through the kept state `r` (see there); `shown` is the list's `shown`.
+    static func redrawKept(_ r: inout CPListRender, _ shown: inout QueryResult?, query: Query, base: CPSnapshot,
+                           holds: [Hold], overlay: CPListRender.Overlay, bare: Bool, knownChanged: [EntityID],
+                           known: EntityStore, schema: Schema) -> Redraw {
+        // Whether the previous answer's own entries evaluate to it: then, if the list showed
+        // it (nothing laid over), it showed `r.eval`.
+        let fixBefore = r.fix
+        guard let change = r.update(query: query, base: base.result, holds: holds, overlay: overlay, knownChanged: knownChanged,
+                                    known: known, schema: schema) else { return .rebuild }
+        let changed: Bool
+        if bare {
+            if !r.showsEval {
+                // The answer before, shown as is; the new one shown as is.
+                changed = change.baseChanged
+                _ = updateEval(&r, change.touched, query, schema)
+            } else if r.fix == true {
+                // `r.eval` (shown) becomes the query over the answer's entries: the answer.
+                shown = nil  // `r.eval` uniquely referenced: patched in place
+                changed = updateEval(&r, change.touched, query, schema)
+            } else {
+                changed = !(r.eval == base.result)
+                shown = nil
+                _ = updateEval(&r, change.touched, query, schema)
+            }
+            // The store is the answer's entries now: the query over it tells.
+            if r.fix == nil { r.fix = r.eval == base.result }
+            r.showsEval = false
+            shown = base.result
+            return .kept(changed ? base.result : nil)
+        }
+        if r.showsEval || fixBefore == true {
+            // What was shown is `r.eval` before this update.
+            shown = nil
+            changed = updateEval(&r, change.touched, query, schema)
+        } else {
+            _ = updateEval(&r, change.touched, query, schema)
+            changed = !(shown == r.eval)
+        }
+        r.showsEval = true
+        shown = r.eval
+        return .kept(changed ? r.eval : nil)
     }
 
     /// Brings `r.eval` up to `r.store` after a change of the slots in `touched`; returns whether

@@ -21,6 +21,13 @@
 /// over every slot it wrote. The query result is then patched where
 /// slots changed (`Query.mayChange`, `Query.patchTree`, which patches one level of includes too). The result is exactly the rebuild's; the
 /// render tests compare the two on every input of generated runs.
+///
+/// What a redraw reads of the overlay is kept small too: the chunks are compared only when the
+/// client's overlay key (its count of queue and confirmation changes, and the answer's `asOf`)
+/// differs from the one they were taken at; the search for the steps to replay walks a flat
+/// table of the slots each step touches (`CPStepSlots`), spliced where chunks left or arrived,
+/// and reads a step itself only to lay it; the answer walk tells unchanged records by their
+/// storage. A queue that did not change costs nothing to redraw over.
 struct CPListRender: Sendable {
     /// The server answer `under` holds.
     var base: QueryResult
@@ -32,6 +39,15 @@ struct CPListRender: Sendable {
     var store: EntityStore
     /// The overlay: each late confirmation's steps, then each queued row's, as last laid.
     var chunks: [[Op]]
+    /// The slots each step of `chunks` reads and writes, one per step in overlay order: the
+    /// passes that find which steps to replay walk this flat table (no step copied, no
+    /// reference counted), and fetch a step from `chunks` only to lay it.
+    var steps: [CPStepSlots] = []
+    /// The overlay's link steps (from, to), in order (what `mayLink` reads of the overlay).
+    var links: [(from: EntityID, to: EntityID)] = []
+    /// What identifies the overlay `chunks` was taken from (`Overlay.key`): the same key means
+    /// the same chunks, so they are not compared again.
+    var overlayKey: Overlay.Key?
     /// Every slot the overlay may have written (a superset): outside it, `store` is `under`.
     var written: CPSlotSet
     /// Every entity the overlay may have deleted (a superset).
@@ -50,11 +66,89 @@ struct CPListRender: Sendable {
 
     /// The overlay's steps, chunk by chunk, without building an array of them.
     struct Overlay {
+        /// The client's count of changes of its queue and confirmations, and the answer's
+        /// `asOf` that chose the late confirmations: equal keys, equal overlays (nil: unknown).
+        struct Key: Equatable {
+            var epoch: UInt64
+            var asOf: UInt64
+        }
+
         let late: [ConflictPromptClient.Confirmed]
         let queue: [ConflictPromptClient.Entry]
+        var key: Key? = nil
         var count: Int { late.count + queue.count }
         @inline(__always) subscript(i: Int) -> [Op] { i < late.count ? late[i].ops : queue[i - late.count].ops }
         var chunks: [[Op]] { (0..<count).map { self[$0] } }
+    }
+
+    /// Takes `overlay` as the chunks laid, with their step table.
+    mutating func take(_ overlay: Overlay) {
+        chunks = overlay.chunks
+        steps.removeAll(keepingCapacity: true)
+        links.removeAll(keepingCapacity: true)
+        appendSteps(of: overlay, from: 0)
+        overlayKey = overlay.key
+    }
+
+    /// Replaces the chunks in `removed` by `overlay`'s chunks in `added` (both start at the
+    /// same index: the common prefix before, the common suffix after), in `chunks` and in the
+    /// step table: only the added chunks' steps are read; the rows after them move by the
+    /// change in count.
+    mutating func splice(removed: Range<Int>, added: Range<Int>, of overlay: Overlay) {
+        let lo = firstRow(ofChunk: removed.lowerBound), hi = firstRow(ofChunk: removed.upperBound)
+        var rows: [CPStepSlots] = []
+        for i in added {
+            let c = overlay[i]
+            for j in 0..<c.count { rows.append(CPStepSlots(c[j], chunk: i, index: j)) }
+        }
+        steps.replaceSubrange(lo..<hi, with: rows)
+        let delta = added.count - removed.count
+        if delta != 0 {
+            for k in (lo + rows.count)..<steps.count { steps[k].chunk += delta }
+        }
+        chunks.replaceSubrange(removed, with: added.map { overlay[$0] })
+        links.removeAll(keepingCapacity: true)
+        for t in steps where t.isLink { links.append((t.entity, t.target)) }
+        overlayKey = overlay.key
+    }
+
+    /// The first row of `steps` whose chunk is `chunk` or later (rows are in chunk order).
+    func firstRow(ofChunk chunk: Int) -> Int {
+        var lo = 0, hi = steps.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if steps[mid].chunk < chunk { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Whether `steps` and `links` are what `chunks` gives (debug checks).
+    var stepsMatchChunks: Bool {
+        var n = 0, l = 0
+        for i in chunks.indices {
+            for j in chunks[i].indices {
+                let row = CPStepSlots(chunks[i][j], chunk: i, index: j)
+                guard n < steps.count, steps[n] == row else { return false }
+                if row.isLink {
+                    guard l < links.count, links[l] == (row.entity, row.target) else { return false }
+                    l += 1
+                }
+                n += 1
+            }
+        }
+        return n == steps.count && l == links.count
+    }
+
+    /// Adds the step table rows of `overlay`'s chunks from `first` on.
+    mutating func appendSteps(of overlay: Overlay, from first: Int) {
+        for i in first..<overlay.count {
+            let c = overlay[i]
+            for j in 0..<c.count {
+                let row = CPStepSlots(c[j], chunk: i, index: j)
+                if row.isLink { links.append((row.entity, row.target)) }
+                steps.append(row)
+            }
+        }
     }
 
     /// Built from scratch.
@@ -65,8 +159,10 @@ struct CPListRender: Sendable {
         for h in holds { u[h.entity] = h.record }
         under = u
         store = u
-        chunks = overlay.chunks
+        chunks = []
         written = CPSlotSet()
+        eval = .empty
+        take(overlay)
         var extra: [EntityID] = []
         for c in chunks {
             for k in 0..<c.count { Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra) }
@@ -127,7 +223,7 @@ struct CPListRender: Sendable {
         let baseChanged = !Self.sameBuffers(base, newBase)
         var baseContentChanged = false
         if baseChanged {
-            guard let f = Self.diff(base.entries, newBase, query: query, into: &underChanges) else { return nil }
+            guard let f = Self.diff(base.entries, newBase, query: query, oldFix: fix, into: &underChanges) else { return nil }
             fix = f
             baseContentChanged = !underChanges.isEmpty || base.roots != newBase.roots
         }
@@ -152,14 +248,24 @@ struct CPListRender: Sendable {
         //    the answer or a hold has unless the overlay deleted it.
         for x in knownChanged where written.contains(x) && (!under.contains(x) || deleted.contains(x)) { dirty.insert(x) }
 
-        // 3. Overlay chunks that left or arrived: the common prefix and suffix stay.
+        // 3. Overlay chunks that left or arrived: the common prefix and suffix stay. The same
+        //    key as the last overlay's says they all stay, without comparing them.
         let oldCount = chunks.count, newCount = overlay.count
         var p = 0
-        while p < oldCount && p < newCount && chunks[p] == overlay[p] { p += 1 }
         var s = 0
-        while s < oldCount - p && s < newCount - p && chunks[oldCount - 1 - s] == overlay[newCount - 1 - s] { s += 1 }
+        if let k = overlayKey, k == overlay.key {
+            // Debug builds (the tests) check that the key tells the truth.
+            assert(chunks == overlay.chunks, "an overlay key named changed chunks")
+            p = oldCount
+        } else {
+            while p < oldCount && p < newCount && Self.same(chunks[p], overlay[p]) { p += 1 }
+            while s < oldCount - p && s < newCount - p && Self.same(chunks[oldCount - 1 - s], overlay[newCount - 1 - s]) { s += 1 }
+        }
         let removed = p..<(oldCount - s), added = p..<(newCount - s)
-        if dirty.isEmpty && removed.isEmpty && added.isEmpty { return Change(touched: [], baseChanged: baseContentChanged) }
+        if dirty.isEmpty && removed.isEmpty && added.isEmpty {
+            overlayKey = overlay.key
+            return Change(touched: [], baseChanged: baseContentChanged)
+        }
         var extra: [EntityID] = []
         if dirty.isEmpty && removed.isEmpty && s == 0 {
             // Only steps appended: laid over what is there.
@@ -171,7 +277,10 @@ struct CPListRender: Sendable {
                     touched.append(c[k].entity)
                 }
             }
-            chunks = overlay.chunks
+            for i in added { chunks.append(overlay[i]) }
+            appendSteps(of: overlay, from: added.lowerBound)
+            overlayKey = overlay.key
+            assert(stepsMatchChunks && chunks == overlay.chunks, "appended chunks or steps differ from the overlay")
             return Change(touched: touched + extra, baseChanged: baseContentChanged)
         }
         // A removed delete cleared links the overlay no longer clears: replay it all.
@@ -187,13 +296,9 @@ struct CPListRender: Sendable {
                 Self.slots(of: op) { dirty.insert($0) }
             }
         }
-        var total = 0
-        var links: [(from: EntityID, to: EntityID)] = []
-        for i in 0..<newCount {
-            let c = overlay[i]
-            total += c.count
-            for j in 0..<c.count { if case .link(let x, _, let t) = c[j] { links.append((x, t)) } }
-        }
+        if !removed.isEmpty || !added.isEmpty { splice(removed: removed, added: added, of: overlay) } else { overlayKey = overlay.key }
+        assert(stepsMatchChunks, "the step table does not describe the chunks")
+        let total = steps.count
         // 4. Which steps to replay: the closure of the dirty slots. A delete reads every record
         //    (it clears the links to its entity), so it is replayed when its entity is dirty or
         //    a dirty slot may link to it (its record in `under` or `known` does, or a link step
@@ -204,26 +309,20 @@ struct CPListRender: Sendable {
             var grew = true
             while grew {
                 grew = false
-                var k = 0
-                for i in 0..<newCount {
-                    let c = overlay[i]
-                    for j in 0..<c.count {
-                        defer { k += 1 }
-                        if selected[k] { continue }
-                        if case .delete(let e, _) = c[j] {
-                            guard dirty.contains(e) || mayLink(dirty.members, to: e, links: links, known: known) else { continue }
-                            selected[k] = true
-                            if dirty.insert(e) { grew = true }
-                            // What it cleared before is laid again from `under`.
-                            for x in cleared.members where dirty.insert(x) { grew = true }
-                            continue
-                        }
-                        var hit = false
-                        Self.slots(of: c[j]) { if dirty.contains($0) { hit = true } }
-                        guard hit else { continue }
+                for k in 0..<total where !selected[k] {
+                    let t = steps[k]
+                    if t.isDelete {
+                        guard dirty.contains(t.entity) || mayLink(dirty.members, to: t.entity, links: links, known: known) else { continue }
                         selected[k] = true
-                        Self.slots(of: c[j]) { if dirty.insert($0) { grew = true } }
+                        if dirty.insert(t.entity) { grew = true }
+                        // What it cleared before is laid again from `under`.
+                        for x in cleared.members where dirty.insert(x) { grew = true }
+                        continue
                     }
+                    guard dirty.contains(t.entity) || (t.isLink && dirty.contains(t.target)) else { continue }
+                    selected[k] = true
+                    if dirty.insert(t.entity) { grew = true }
+                    if t.isLink && dirty.insert(t.target) { grew = true }
                 }
             }
         }
@@ -232,12 +331,13 @@ struct CPListRender: Sendable {
         //    slot the overlay wrote (the slots it cleared are changed, their old records gone).
         var before: [EntityRecord?] = []
         var lost = CPSlotSet()
-        var attempt = 0
         replay: while true {
-            attempt += 1
             if full {
                 written.forEach { dirty.insert($0) }
-                for i in 0..<newCount { for op in overlay[i] { Self.slots(of: op) { dirty.insert($0) } } }
+                for t in steps {
+                    dirty.insert(t.entity)
+                    if t.isLink { dirty.insert(t.target) }
+                }
                 for k in selected.indices { selected[k] = true }
             }
             let members = dirty.members
@@ -250,32 +350,26 @@ struct CPListRender: Sendable {
                 deleted = CPSlotSet()
                 cleared = CPSlotSet()
             }
-            var k = 0
-            for i in 0..<newCount {
-                let c = overlay[i]
-                for j in 0..<c.count {
-                    defer { k += 1 }
-                    guard selected[k] else { continue }
-                    let mark = extra.count
-                    Self.lay(c[j], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra)
-                    if !full && extra.count > mark {
-                        var outside = false
-                        for x in extra[mark...] where !dirty.contains(x) { outside = true }
-                        if outside {
-                            for x in extra where dirty.insert(x) {
-                                lost.insert(x)
-                                before.append(nil)
-                            }
-                            extra.removeAll()
-                            full = true
-                            continue replay
+            for k in 0..<total where selected[k] {
+                let t = steps[k]
+                let mark = extra.count
+                Self.lay(chunks[t.chunk][t.index], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra)
+                if !full && extra.count > mark {
+                    var outside = false
+                    for x in extra[mark...] where !dirty.contains(x) { outside = true }
+                    if outside {
+                        for x in extra where dirty.insert(x) {
+                            lost.insert(x)
+                            before.append(nil)
                         }
+                        extra.removeAll()
+                        full = true
+                        continue replay
                     }
                 }
             }
             break
         }
-        if p < oldCount || p < newCount { chunks = overlay.chunks }
         var touched: [EntityID] = []
         for (n, x) in dirty.members.enumerated() where lost.contains(x) || before[n] != store[x] { touched.append(x) }
         for x in extra where !dirty.contains(x) { touched.append(x) }
@@ -293,6 +387,15 @@ struct CPListRender: Sendable {
         return false
     }
 
+    /// `a == b`, told without a walk when both are the same storage (the usual case: a chunk is
+    /// the queue row's own steps).
+    @inline(__always)
+    static func same(_ a: [Op], _ b: [Op]) -> Bool {
+        if a.count != b.count { return false }
+        if a.withUnsafeBufferPointer({ x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }) { return true }
+        return a == b
+    }
+
     /// Whether two results share their storage (then they are equal without a walk).
     static func sameBuffers(_ a: QueryResult, _ b: QueryResult) -> Bool {
         a.entries.withUnsafeBufferPointer { x in b.entries.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress && x.count == y.count } }
@@ -303,30 +406,80 @@ struct CPListRender: Sendable {
     /// another record). Nil when either is not strictly ascending by id. Otherwise whether
     /// `query` over `new`'s own entries gives `new` back, when one walk tells (a query
     /// `patch` follows: every entry matches and the roots are the entries), else nil.
-    static func diff(_ old: [QueryResult.Entry], _ newResult: QueryResult, query: Query, into out: inout [EntityID]) -> Bool?? {
+    /// `oldFix`: the same of `old` (true: every entry of `old` matches, so an entry that did not
+    /// change is not matched again). The walk reads both results in place and tells an
+    /// unchanged record by its storage first, so an entry that did not change costs no
+    /// reference counting.
+    static func diff(_ old: [QueryResult.Entry], _ newResult: QueryResult, query: Query, oldFix: Bool? = nil,
+                     into out: inout [EntityID]) -> Bool?? {
         let new = newResult.entries
         let roots = newResult.roots
         var fix: Bool? = patchable(query) ? roots.count == new.count : nil
-        var i = 0, j = 0
-        while i < old.count || j < new.count {
-            if i > 0 && i < old.count && !(old[i - 1].id < old[i].id) { return nil }
-            if j > 0 && j < new.count && !(new[j - 1].id < new[j].id) { return nil }
-            if j >= new.count || (i < old.count && old[i].id < new[j].id) {
-                out.append(old[i].id)
-                i += 1
-                continue
-            }
-            if fix == true && (roots[j] != new[j].id || !query.matches(new[j].record)) { fix = false }
-            if i >= old.count || new[j].id < old[i].id {
-                out.append(new[j].id)
-                j += 1
-            } else {
-                if old[i].record != new[j].record { out.append(old[i].id) }
-                i += 1
-                j += 1
+        let trusted = oldFix == true
+        return old.withUnsafeBufferPointer { ob in
+            new.withUnsafeBufferPointer { nb in
+                roots.withUnsafeBufferPointer { rb -> Bool?? in
+                    var i = 0, j = 0
+                    while i < ob.count || j < nb.count {
+                        if i > 0 && i < ob.count && !(ob[i - 1].id < ob[i].id) { return nil }
+                        if j > 0 && j < nb.count && !(nb[j - 1].id < nb[j].id) { return nil }
+                        if j >= nb.count || (i < ob.count && ob[i].id < nb[j].id) {
+                            out.append(ob[i].id)
+                            i += 1
+                            continue
+                        }
+                        let same = i < ob.count && ob[i].id == nb[j].id && Self.equal(ob[i].record, nb[j].record)
+                        if fix == true && (rb[j] != nb[j].id || !((trusted && same) || query.matches(nb[j].record))) { fix = false }
+                        if i >= ob.count || nb[j].id < ob[i].id {
+                            out.append(nb[j].id)
+                            j += 1
+                        } else {
+                            if !same { out.append(ob[i].id) }
+                            i += 1
+                            j += 1
+                        }
+                    }
+                    return .some(fix)
+                }
             }
         }
-        return .some(fix)
+    }
+
+    /// `a == b`, told without a walk when both are the same storage.
+    @inline(__always)
+    static func equal(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
+        ConflictPromptClient.sameStorage(a, b) || a == b
+    }
+}
+
+/// The slots one overlay step reads and writes (`CPListRender.slots(of:)`: its entity, and a
+/// link's target), whether it is a delete (which reads every slot), and where it is in the
+/// overlay: plain data, so the passes over the overlay cost no reference counting.
+struct CPStepSlots: Sendable, Equatable {
+    var entity: EntityID
+    /// A link's target (meaningful when `isLink`).
+    var target: EntityID
+    var isLink: Bool
+    var isDelete: Bool
+    var chunk: Int
+    var index: Int
+
+    init(_ op: Op, chunk: Int, index: Int) {
+        entity = op.entity
+        target = op.entity
+        isLink = false
+        isDelete = false
+        switch op {
+        case .link(_, _, let t):
+            target = t
+            isLink = true
+        case .delete:
+            isDelete = true
+        default:
+            break
+        }
+        self.chunk = chunk
+        self.index = index
     }
 }
 

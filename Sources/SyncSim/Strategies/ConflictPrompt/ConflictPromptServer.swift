@@ -92,7 +92,16 @@ public struct ConflictPromptServer: ServerMachine {
             var ids: [SubscriptionID] = []
             var snaps: [CPSnapshot] = []
             for i in registered[c.index].indices {
-                let s = snapshot(registered[c.index][i].sub.query)
+                // A list registered before keeps its query's result over `data` in `last` (`push`
+                // brings it up to date after every commit): answered from it, not evaluated
+                // over the whole store again.
+                let s: CPSnapshot
+                if let last = registered[c.index][i].last {
+                    assert(last == registered[c.index][i].sub.query.evaluate(data), "a registered list's last result is stale")
+                    s = snapshot(of: last)
+                } else {
+                    s = snapshot(registered[c.index][i].sub.query)
+                }
                 registered[c.index][i].last = s.result
                 ids.append(registered[c.index][i].sub.id)
                 snaps.append(s)
@@ -217,8 +226,13 @@ public struct ConflictPromptServer: ServerMachine {
         snapshot(of: q.evaluate(data))
     }
 
+    /// A snapshot of `r` with its digest kept (`QueryResult.cacheDigest()`): every message that
+    /// carries it is hashed into the trace in one word, not entry by entry, and `last` keeps the
+    /// digest through `Query.patchTree`, so a pushed list's digest costs what its patch changed.
     func snapshot(of r: QueryResult) -> CPSnapshot {
-        CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
+        var r = r
+        r.cacheDigest()
+        return CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
     }
 
     /// Realtime: every registered list whose result changed, per client in id order. Lists that

@@ -1,0 +1,77 @@
+import Testing
+@testable import SyncSim
+
+/// The conflictPrompt client's `learn` (entries whose record `known` holds in the same storage
+/// passed over by a pointer comparison, versions not written again when equal) leaves `known`,
+/// `knownVersion` and the redraw log exactly as the entry-by-entry form it replaced.
+@Suite("ConflictPrompt learn")
+struct ConflictPromptLearnTests {
+    /// `conflictPrompt`, whose client checks, for every answer it receives, the fast `learn`
+    /// against the entry-by-entry form on two copies of its state before handling the answer.
+    struct CheckedStrategy: SyncStrategy {
+        let log: DivergenceLog
+        var info: StrategyInfo { ConflictPromptStrategy().info }
+        var transport: Transport { ConflictPromptStrategy().transport }
+        func makeClient(_ context: ClientContext, restoring durable: ConflictPromptClient.Durable?) -> CheckedClient {
+            CheckedClient(inner: ConflictPromptStrategy().makeClient(context, restoring: durable), log: log)
+        }
+        func makeServer(_ context: ServerContext) -> ConflictPromptServer { ConflictPromptStrategy().makeServer(context) }
+    }
+
+    struct CheckedClient: ClientMachine {
+        var inner: ConflictPromptClient
+        let log: DivergenceLog
+
+        mutating func handle(_ input: ClientInput<ConflictPromptDown>, now: Int64, out: inout ClientOutbox<ConflictPromptUp>) {
+            var snaps: [CPSnapshot] = []
+            if case .received(.results(_, let s, _)) = input { snaps = s }
+            if case .received(.queryResult(_, let s)) = input { snaps = [s] }
+            var fast = inner, slow = inner
+            for s in snaps {
+                fast.learn(s)
+                slow.learnEntryByEntry(s)
+                log.checked(reused: !s.result.entries.isEmpty)
+                if fast.known != slow.known || fast.knownVersion != slow.knownVersion || fast.knownLog != slow.knownLog
+                    || fast.knownEpoch != slow.knownEpoch || fast.knownLogEpoch != slow.knownLogEpoch {
+                    log.diverged("\(inner.id) at \(now) after \(input): learn differs from the entry-by-entry form")
+                }
+            }
+            inner.handle(input, now: now, out: &out)
+        }
+
+        var durableState: ConflictPromptClient.Durable { inner.durableState }
+        func result(of subscription: SubscriptionID) -> QueryResult? { inner.result(of: subscription) }
+        var pendingWrites: [WriteID] { inner.pendingWrites }
+    }
+
+    @Test func learnMatchesTheEntryByEntryForm() throws {
+        let log = DivergenceLog()
+        var long = WorkloadGenerator.Config(actions: 400, swarm: false)
+        long.userChoices = true
+        var rich = WorkloadGenerator.Config(actions: 150)
+        rich.richQueries = true
+        rich.bulk = true
+        var blog = WorkloadGenerator.Config(actions: 150, schema: .blog)
+        blog.userChoices = true
+        for (config, seeds) in [(long, 0..<2), (rich, 0..<3), (blog, 0..<3)] as [(WorkloadGenerator.Config, Range<UInt64>)] {
+            for seed in seeds {
+                let schedule = WorkloadGenerator(config).generate(seed: seed)
+                let checked = try Simulator.run(CheckedStrategy(log: log), schedule, seed: seed)
+                let plain = try Simulator.run(ConflictPromptStrategy(), schedule, seed: seed)
+                #expect(checked.traceHash == plain.traceHash, "the checking wrapper changed the run (seed \(seed))")
+            }
+        }
+        #expect(log.divergences.isEmpty, "\(log.divergences)")
+        #expect(log.reused > 200)
+    }
+}
+
+extension ConflictPromptClient {
+    /// `learn` as it was: every entry compared (and its version written) one by one.
+    mutating func learnEntryByEntry(_ snap: CPSnapshot) {
+        for (entry, v) in zip(snap.result.entries, snap.versions) where v >= version(entry.id) {
+            setKnown(entry.id, entry.record)
+            setVersion(entry.id, v)
+        }
+    }
+}
