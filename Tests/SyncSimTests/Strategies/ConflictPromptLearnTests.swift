@@ -6,23 +6,11 @@ import Testing
 /// `knownVersion` and the redraw log exactly as the entry-by-entry form it replaced.
 @Suite("ConflictPrompt learn")
 struct ConflictPromptLearnTests {
-    /// `conflictPrompt`, whose client checks, for every answer it receives, the fast `learn`
-    /// against the entry-by-entry form on two copies of its state before handling the answer.
-    struct CheckedStrategy: SyncStrategy {
-        let log: DivergenceLog
-        var info: StrategyInfo { ConflictPromptStrategy().info }
-        var transport: Transport { ConflictPromptStrategy().transport }
-        func makeClient(_ context: ClientContext, restoring durable: ConflictPromptClient.Durable?) -> CheckedClient {
-            CheckedClient(inner: ConflictPromptStrategy().makeClient(context, restoring: durable), log: log)
-        }
-        func makeServer(_ context: ServerContext) -> ConflictPromptServer { ConflictPromptStrategy().makeServer(context) }
-    }
-
-    struct CheckedClient: ClientMachine {
-        var inner: ConflictPromptClient
-        let log: DivergenceLog
-
-        mutating func handle(_ input: ClientInput<ConflictPromptDown>, now: Int64, out: inout ClientOutbox<ConflictPromptUp>) {
+    /// For every answer the client receives, the fast `learn` against the entry-by-entry form
+    /// on two copies of its state, before the client handles the answer.
+    enum LearnCheck: ConflictPromptCheck {
+        static func check(_ inner: inout ConflictPromptClient, _ input: ClientInput<ConflictPromptDown>, now: Int64,
+                          out: inout ClientOutbox<ConflictPromptUp>, log: DivergenceLog) {
             var snaps: [CPSnapshot] = []
             if case .received(.results(_, let s, _)) = input { snaps = s }
             if case .received(.queryResult(_, let s)) = input { snaps = [s] }
@@ -38,10 +26,6 @@ struct ConflictPromptLearnTests {
             }
             inner.handle(input, now: now, out: &out)
         }
-
-        var durableState: ConflictPromptClient.Durable { inner.durableState }
-        func result(of subscription: SubscriptionID) -> QueryResult? { inner.result(of: subscription) }
-        var pendingWrites: [WriteID] { inner.pendingWrites }
     }
 
     @Test func learnMatchesTheEntryByEntryForm() throws {
@@ -56,7 +40,7 @@ struct ConflictPromptLearnTests {
         for (config, seeds) in [(long, 0..<2), (rich, 0..<3), (blog, 0..<3)] as [(WorkloadGenerator.Config, Range<UInt64>)] {
             for seed in seeds {
                 let schedule = WorkloadGenerator(config).generate(seed: seed)
-                let checked = try Simulator.run(CheckedStrategy(log: log), schedule, seed: seed)
+                let checked = try Simulator.run(CheckedConflictPrompt<LearnCheck>(log: log), schedule, seed: seed)
                 let plain = try Simulator.run(ConflictPromptStrategy(), schedule, seed: seed)
                 #expect(checked.traceHash == plain.traceHash, "the checking wrapper changed the run (seed \(seed))")
             }

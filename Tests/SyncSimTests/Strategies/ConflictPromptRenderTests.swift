@@ -6,23 +6,11 @@ import Testing
 /// the whole queue over the server's answer again gives.
 @Suite("ConflictPrompt render")
 struct ConflictPromptRenderTests {
-    /// `conflictPrompt`, whose client also handles every input on a copy with its render caches
-    /// dropped (so that copy renders every list from scratch) and reports any difference.
-    struct CheckedStrategy: SyncStrategy {
-        let log: DivergenceLog
-        var info: StrategyInfo { ConflictPromptStrategy().info }
-        var transport: Transport { ConflictPromptStrategy().transport }
-        func makeClient(_ context: ClientContext, restoring durable: ConflictPromptClient.Durable?) -> CheckedClient {
-            CheckedClient(inner: ConflictPromptStrategy().makeClient(context, restoring: durable), log: log)
-        }
-        func makeServer(_ context: ServerContext) -> ConflictPromptServer { ConflictPromptStrategy().makeServer(context) }
-    }
-
-    struct CheckedClient: ClientMachine {
-        var inner: ConflictPromptClient
-        let log: DivergenceLog
-
-        mutating func handle(_ input: ClientInput<ConflictPromptDown>, now: Int64, out: inout ClientOutbox<ConflictPromptUp>) {
+    /// Every input also handled on a copy with its render caches dropped (so that copy renders
+    /// every list from scratch); any difference is logged.
+    enum RenderCheck: ConflictPromptCheck {
+        static func check(_ inner: inout ConflictPromptClient, _ input: ClientInput<ConflictPromptDown>, now: Int64,
+                          out: inout ClientOutbox<ConflictPromptUp>, log: DivergenceLog) {
             var scratch = inner
             let reused = scratch.hasRenderCaches
             scratch.dropRenderCaches()
@@ -44,12 +32,8 @@ struct ConflictPromptRenderTests {
                 if a.store != b.store || a.under != b.under || a.eval != b.eval || a.showsEval != b.showsEval {
                     log.diverged("\(inner.id) \(v.sub) at \(now) after \(input): kept render state differs from the rebuild's")
                 }
-            }
+                }
         }
-
-        var durableState: ConflictPromptClient.Durable { inner.durableState }
-        func result(of subscription: SubscriptionID) -> QueryResult? { inner.result(of: subscription) }
-        var pendingWrites: [WriteID] { inner.pendingWrites }
     }
 
     /// Runs `seeds` of `config` checked and plain; returns the checks made.
@@ -57,7 +41,7 @@ struct ConflictPromptRenderTests {
         var hashes: [String] = []
         for seed in seeds {
             let schedule = WorkloadGenerator(config).generate(seed: seed)
-            let checked = try Simulator.run(CheckedStrategy(log: log), schedule, seed: seed)
+            let checked = try Simulator.run(CheckedConflictPrompt<RenderCheck>(log: log), schedule, seed: seed)
             let plain = try Simulator.run(ConflictPromptStrategy(), schedule, seed: seed)
             if checked.traceHash != plain.traceHash { hashes.append("seed \(seed)") }
         }
