@@ -22,7 +22,7 @@ extension Query {
     /// another value (a server patching a copy of a result it keeps and has sent), so the first
     /// change copies them in a specialised loop (`QueryResult.unshareEntries()`) instead of
     /// through the standard library's generic copy on write.
-    func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore, shared: Bool) -> Bool? {
+    public func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore, shared: Bool) -> Bool? {
         guard includes.isEmpty, limit == nil else { return nil }
         var changed = false
         var own = !shared

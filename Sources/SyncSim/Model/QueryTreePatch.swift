@@ -25,7 +25,7 @@ extension Query {
     }
 
     /// `patchTree(_:touched:in:)`; `shared` as for `patch(_:touched:in:shared:)`.
-    func patchTree(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore, shared: Bool) -> Bool? {
+    public func patchTree(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore, shared: Bool) -> Bool? {
         if includes.isEmpty { return patch(&result, touched: touched, in: store, shared: shared) }
         guard limit == nil else { return nil }
         for node in includes where !node.children.isEmpty { return nil }

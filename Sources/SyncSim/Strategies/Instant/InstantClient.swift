@@ -518,8 +518,8 @@ public struct InstantClient: ClientMachine {
         // to be compared): the records of an answer the server patched share their slots with
         // the previous answer's, so equal records are told by identity. The walk writes nothing
         // when the answers are equal; the same buffer is told at once.
-        old._entries.withUnsafeBufferPointer { o in
-            new._entries.withUnsafeBufferPointer { n in
+        old.entries.withUnsafeBufferPointer { o in
+            new.entries.withUnsafeBufferPointer { n in
                 if o.count == n.count && o.baseAddress == n.baseAddress { return }
                 var j = 0
                 for k in 0..<n.count {
