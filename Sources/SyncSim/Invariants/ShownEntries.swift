@@ -47,7 +47,7 @@ struct ShownEntries: Sendable {
                     while j < w.count && w[j].id < id { j += 1 }
                     if j < w.count && w[j].id == id {
                         if i != j { aligned = false }
-                        if !Self.same(w[j].record, n[i].record) {
+                        if w[j].record != n[i].record {  // same storage told first (`EntityRecord ==`)
                             changed.append(id)
                             if aligned { replace.append(Int32(truncatingIfNeeded: i)) }
                         }
@@ -87,7 +87,7 @@ struct ShownEntries: Sendable {
                     while i < n.count && n[i].id < id { i += 1 }
                     guard i < n.count && n[i].id == id else { continue }
                     if kept != j { w.swapAt(kept, j) }
-                    if !Self.same(w[kept].record, n[i].record) { w[kept].record = n[i].record }
+                    if w[kept].record != n[i].record { w[kept].record = n[i].record }
                     kept += 1
                 }
             }
@@ -137,23 +137,5 @@ struct ShownEntries: Sendable {
             for i in b.indices.dropFirst() where b[i - 1].id >= b[i].id { return false }
             return true
         }
-    }
-
-    /// Equal records: the same storage (both alive, so the same contents) is told without
-    /// comparing values; anything else is compared by value.
-    @inline(__always)
-    static func same(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
-        if a.namespace == b.namespace && Self.identity(a.values) == Self.identity(b.values)
-            && Self.identity(a.links) == Self.identity(b.links) && Self.identity(a.manyLinks) == Self.identity(b.manyLinks) {
-            return true
-        }
-        return a == b
-    }
-
-    /// An array's buffer reference as a number: two arrays alive with the same one are one
-    /// buffer, so equal (the count is the buffer's). (An array is that one reference.)
-    @inline(__always)
-    private static func identity<T>(_ a: [T]) -> UInt {
-        unsafeBitCast(a, to: UInt.self)
     }
 }
