@@ -158,7 +158,9 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
     /// Removes every link to `target`.
     public mutating func removeLinks(to target: EntityID) {
         for l in links.indices where links[l] == target { links[l] = nil }
-        for l in manyLinks.indices { manyLinks[l].removeAll { $0 == target } }
+        // Asked first: `removeAll(where:)` makes a shared target list unique even when it
+        // removes nothing, copying every has-many list of the record.
+        for l in manyLinks.indices where manyLinks[l].contains(target) { manyLinks[l].removeAll { $0 == target } }
     }
 
     @inline(__always) public func stableHash(into h: inout StableHasher) {

@@ -367,9 +367,13 @@ public struct InstantClient: ClientMachine {
             if minTx == nil || tx < minTx! { minTx = tx }
         }
         guard let minTx else { return }
-        let before = pending.count
-        pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
-        if pending.count != before { persist(out: &out) }
+        // Asked first: `removeAll(where:)` makes the queue's storage unique even when it removes
+        // nothing, which copies the whole queue whenever the simulator holds the last persisted
+        // one (after every `.persist`), and most answers confirm nothing new to clean up.
+        let seen: (PendingMutation) -> Bool = { $0.txID.map { $0 <= minTx } ?? false }
+        guard pending.contains(where: seen) else { return }
+        pending.removeAll(where: seen)
+        persist(out: &out)
     }
 
     /// The second cleanup rule: once 200 or more mutations are stored, confirmed ones older than
@@ -378,9 +382,10 @@ public struct InstantClient: ClientMachine {
     @discardableResult
     mutating func cleanupAged(now: Int64, out: inout ClientOutbox<InstantUp>) -> Bool {
         guard pending.count >= Self.cleanupThreshold else { return false }
-        let before = pending.count
-        pending.removeAll { m in m.confirmedAt.map { $0 + Self.cleanupAgeMs < now } ?? false }
-        guard pending.count != before else { return false }
+        let aged: (PendingMutation) -> Bool = { m in m.confirmedAt.map { $0 + Self.cleanupAgeMs < now } ?? false }
+        // Asked first, as in `cleanupConfirmed`: removing nothing would still copy a shared queue.
+        guard pending.contains(where: aged) else { return false }
+        pending.removeAll(where: aged)
         persist(out: &out)
         return true
     }

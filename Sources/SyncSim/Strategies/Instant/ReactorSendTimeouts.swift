@@ -35,16 +35,23 @@ struct ReactorSendTimeouts: Sendable, Hashable {
 
     /// The mutation has its answer (ok, error, or its timeout rejected it): nothing more to wait for.
     mutating func answered(_ eventID: UInt64, out: inout ClientOutbox<InstantUp>) {
-        inFlight.removeAll { $0 == eventID }
-        var i = 0
-        while i < timers.count {
-            if timers[i].eventID == eventID {
-                out(.cancelTimer(timers[i].timer))
-                timers.remove(at: i)
+        if let i = inFlight.firstIndex(of: eventID) { inFlight.remove(at: i) }
+        // One pass that cancels this event's timers in the order they were set and closes the
+        // gaps as it goes: removing each one where it lies would move the rest of the list once
+        // per removal (the list holds every re-send's timer still running).
+        guard let first = timers.firstIndex(where: { $0.eventID == eventID }) else { return }
+        out(.cancelTimer(timers[first].timer))
+        var kept = first
+        for r in (first + 1)..<timers.count {
+            let p = timers[r]
+            if p.eventID == eventID {
+                out(.cancelTimer(p.timer))
             } else {
-                i += 1
+                timers[kept] = p
+                kept += 1
             }
         }
+        timers.removeLast(timers.count - kept)
     }
 
     /// A timer fired: the event id it was set for, if it is one of ours.
