@@ -620,7 +620,7 @@ public struct ConflictPromptClient: ClientMachine {
                 return
             }
             let pending = pendingNow()
-            for (s, snap) in zip(ids, snaps) {
+            for (n, (s, snap)) in zip(ids, snaps).enumerated() {
                 guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
                     out(.event(.invalidInput("result for \(s) without one version per entry")))
@@ -643,6 +643,9 @@ public struct ConflictPromptClient: ClientMachine {
                 }
                 views[i].base = snap
                 views[i].fromCache = false
+                // The server answers lists of one query with one snapshot value: learnt and
+                // remembered once (again, each would change nothing: `learnsNothingNew`).
+                if Self.repeats(snap, of: snaps, before: n) { continue }
                 learn(snap)
                 remember(views[i].query, snap)
             }
@@ -720,6 +723,16 @@ public struct ConflictPromptClient: ClientMachine {
             if !Self.knownShares(known, e, entries, k) { setKnown(e, entries[k].record) }
             if v != was || Int(e.raw) >= knownVersion.count { setVersion(e, v) }
         }
+    }
+
+    /// Whether `snaps[n]` is, in its storage, one of `snaps[..<n]` (the same answer, asOf and
+    /// versions): a message's snapshots are all taken at one server state, so learning and
+    /// remembering such a repeat again leaves `known`, its versions and the offline cache as
+    /// they are (`ConflictPromptLearnTests` checks it on generated runs).
+    static func repeats(_ snap: CPSnapshot, of snaps: [CPSnapshot], before n: Int) -> Bool {
+        for k in 0..<n where snaps[k].asOf == snap.asOf && CPListRender.sameBuffers(snaps[k].result, snap.result)
+            && sameBuffer(snaps[k].versions, snap.versions) { return true }
+        return false
     }
 
     /// Whether `known[e]` holds `entries[k].record` in the same storage (then they are equal),
@@ -809,19 +822,65 @@ public struct ConflictPromptClient: ClientMachine {
     ///
     /// Views are rendered by static functions over the pieces they read: a non-mutating method
     /// called from here copied the whole client (a retain and a release per field) per list.
+    ///
+    /// Lists of one query drawn from one answer (the same snapshot storage and `asOf`, which
+    /// the server sends to every list of a query) with the same held records show the same
+    /// result: the first such list is drawn (`renderView`) and the later ones take its result
+    /// (`follows`), keeping no render state of their own. The workloads open the same few
+    /// queries many times over, so this draws each distinct list once.
     mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
         let pending = pendingNow()
         let knownChanged: [EntityID]? = knownEpoch == knownLogEpoch ? knownLog : nil
+        // Per list: the storage it showed before this redraw (not a copy: a second reference
+        // would make the redraw copy a result it now patches in place) and whether the redraw
+        // changed it, read by the lists that follow it.
+        var before: [CPShownID] = []
+        var changed: [Bool] = []
+        before.reserveCapacity(views.count)
+        changed.reserveCapacity(views.count)
         for i in views.indices {
+            before.append(CPShownID(views[i].shown))
+            changed.append(false)
             guard let base = views[i].base else { continue }
-            if let shown = Self.renderView(&views[i], base, pending, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+            let holds = Self.heldNow(views[i].holds, pending)
+            if let j = Self.leader(of: i, views, base, holds, pending) {
+                views[i].render = nil
+                let next = views[j].shown
+                // A list that showed what its leader showed changed exactly when the leader did.
+                let moved = before[i] == before[j] && before[j].shown ? changed[j] : views[i].shown != next
+                guard moved else { continue }
+                views[i].shown = next
+                changed[i] = true
+                out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
+                continue
+            }
+            if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
+                changed[i] = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
         }
         knownLog.removeAll(keepingCapacity: true)
         knownLogEpoch = knownEpoch
+    }
+
+    /// The held records a list lays over its answer now: those of entities still pending.
+    static func heldNow(_ holds: [Hold], _ pending: [EntityID]) -> [Hold] {
+        holds.isEmpty ? holds : holds.filter { pending.contains($0.entity) }
+    }
+
+    /// An earlier list (drawn in this redraw) that `views[i]` shows the same result as: the
+    /// same query over the same answer (one storage, one `asOf`) with the same held records.
+    /// Everything else a list is drawn from (known copies, confirmations, the queue) is the
+    /// client's, the same for every list.
+    static func leader(of i: Int, _ views: [View], _ base: CPSnapshot, _ holds: [Hold], _ pending: [EntityID]) -> Int? {
+        for j in 0..<i {
+            guard let b = views[j].base, b.asOf == base.asOf, CPListRender.sameBuffers(b.result, base.result),
+                  views[j].query == views[i].query, heldNow(views[j].holds, pending) == holds else { continue }
+            return j
+        }
+        return nil
     }
 
     func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
@@ -848,10 +907,9 @@ public struct ConflictPromptClient: ClientMachine {
     /// list's kept state (`CPListRender`): brought up to date where its inputs changed
     /// (`knownChanged`: the slots of `known` changed since the last redraw; nil: unknown, build
     /// again), the result patched where slots changed. Same results as `render`.
-    static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], confirmed: [Confirmed], queue: [Entry],
+    static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], holds: [Hold], confirmed: [Confirmed], queue: [Entry],
                            overlayEpoch: UInt64, known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
-        let holds = v.holds.filter { pending.contains($0.entity) }
         let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
         let overlay = CPListRender.Overlay(late: late, queue: queue, key: .init(epoch: overlayEpoch, asOf: base.asOf))
         if v.render != nil, let knownChanged {
@@ -954,5 +1012,28 @@ public struct ConflictPromptClient: ClientMachine {
     static func overlayStep(_ op: Op) -> Op {
         if case .create(let e, let ns, let a) = op { return .update(e, ns, a) }
         return op
+    }
+}
+
+/// Where a list's shown result lives (its entries' and roots' storage and counts), taken
+/// without holding a reference. Two taken while both results are alive (at the start of one
+/// redraw) are equal only for the same storage, so the same value.
+struct CPShownID: Equatable {
+    var shown: Bool
+    var entries: UnsafeRawPointer?
+    var entryCount: Int
+    var roots: UnsafeRawPointer?
+    var rootCount: Int
+
+    init(_ r: QueryResult?) {
+        guard let r else {
+            shown = false; entries = nil; entryCount = 0; roots = nil; rootCount = 0
+            return
+        }
+        shown = true
+        entries = r.entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        entryCount = r.entries.count
+        roots = r.roots.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        rootCount = r.roots.count
     }
 }
