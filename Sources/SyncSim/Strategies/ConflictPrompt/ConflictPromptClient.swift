@@ -620,6 +620,8 @@ public struct ConflictPromptClient: ClientMachine {
                 return
             }
             let pending = pendingNow()
+            // The snapshots learnt and remembered so far, with their lists' queries.
+            var learnt: [(query: Query, snap: Int)] = []
             for (n, (s, snap)) in zip(ids, snaps).enumerated() {
                 guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
@@ -644,8 +646,9 @@ public struct ConflictPromptClient: ClientMachine {
                 views[i].base = snap
                 views[i].fromCache = false
                 // The server answers lists of one query with one snapshot value: learnt and
-                // remembered once (again, each would change nothing: `learnsNothingNew`).
-                if Self.repeats(snap, of: snaps, before: n) { continue }
+                // remembered once (again, each would change nothing).
+                if learnt.contains(where: { $0.query == views[i].query && Self.same(snaps[$0.snap], snap) }) { continue }
+                learnt.append((views[i].query, n))
                 learn(snap)
                 remember(views[i].query, snap)
             }
@@ -725,14 +728,12 @@ public struct ConflictPromptClient: ClientMachine {
         }
     }
 
-    /// Whether `snaps[n]` is, in its storage, one of `snaps[..<n]` (the same answer, asOf and
-    /// versions): a message's snapshots are all taken at one server state, so learning and
-    /// remembering such a repeat again leaves `known`, its versions and the offline cache as
-    /// they are (`ConflictPromptLearnTests` checks it on generated runs).
-    static func repeats(_ snap: CPSnapshot, of snaps: [CPSnapshot], before n: Int) -> Bool {
-        for k in 0..<n where snaps[k].asOf == snap.asOf && CPListRender.sameBuffers(snaps[k].result, snap.result)
-            && sameBuffer(snaps[k].versions, snap.versions) { return true }
-        return false
+    /// Whether two snapshots are the same value in the same storage (answer, versions, asOf):
+    /// learning such a repeat of one query's snapshot again, and remembering it for that query
+    /// again, leaves `known`, its versions and the offline cache as they are
+    /// (`ConflictPromptLearnTests` checks it on generated runs).
+    static func same(_ a: CPSnapshot, _ b: CPSnapshot) -> Bool {
+        a.asOf == b.asOf && CPListRender.sameBuffers(a.result, b.result) && sameBuffer(a.versions, b.versions)
     }
 
     /// Whether `known[e]` holds `entries[k].record` in the same storage (then they are equal),
