@@ -50,12 +50,16 @@ public struct ConflictPromptClient: ClientMachine {
     public struct Durable: Sendable, Hashable {
         public var queue: [Entry]
         public var cache: [Cached]
-        public var known: EntityStore
+        /// `known`, in chunks (`CPKnownChunks`: a persist followed by a change copies one).
+        public var knownChunks: CPKnownChunks
         public var knownVersion: [UInt64]
         public var confirmed: [Confirmed]
         public var conflictsRaised: UInt32
         /// `/tasks/sync`'s last `serverUpdatedSince` (`last_sync`).
         public var lastTaskSync: UInt64 = 0
+
+        /// The newest server copy of every entity seen.
+        public var known: EntityStore { knownChunks.store }
     }
 
     /// The conflict prompt in front of the user (seed 003 `SyncConflict`: entity, local, server,
@@ -110,6 +114,8 @@ public struct ConflictPromptClient: ClientMachine {
     var knownLogEpoch: UInt64 = 0
     /// Slots of `known` changed since the lists were last redrawn (derived, never observable).
     var knownLog: [EntityID] = []
+    /// `known` as the durable state keeps it, changed with it (`setKnown`, `applyKnown`).
+    var knownChunks = CPKnownChunks()
     var knownVersion: [UInt64] = []
     var confirmed: [Confirmed] = [] { didSet { overlayEpoch &+= 1 } }
     /// Counts changes of `queue` and `confirmed` (what the lists lay over their answers): a
@@ -160,7 +166,8 @@ public struct ConflictPromptClient: ClientMachine {
         if let d = durable {
             queue = d.queue
             cache = d.cache
-            known = d.known
+            known = d.knownChunks.store
+            knownChunks = d.knownChunks
             knownVersion = d.knownVersion
             confirmed = d.confirmed
             conflictsRaised = d.conflictsRaised
@@ -169,7 +176,7 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     public var durableState: Durable {
-        Durable(queue: queue, cache: cache, known: known, knownVersion: knownVersion, confirmed: confirmed, conflictsRaised: conflictsRaised,
+        Durable(queue: queue, cache: cache, knownChunks: knownChunks, knownVersion: knownVersion, confirmed: confirmed, conflictsRaised: conflictsRaised,
                 lastTaskSync: lastTaskSync)
     }
 
@@ -770,6 +777,7 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func setKnown(_ e: EntityID, _ r: EntityRecord?) {
         if known[e] == r { return }
         known[e] = r
+        knownChunks.take(e, from: known)
         knownLog.append(e)
         knownLogEpoch = knownEpoch
     }
@@ -778,7 +786,9 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func applyKnown(_ op: Op) {
         var undo = EntityStore.UndoLog()
         _ = known.apply(op, schema: schema, mode: .upsert, undo: &undo)
-        knownLog.append(contentsOf: known.touched(by: undo))
+        let touched = known.touched(by: undo)
+        for x in touched { knownChunks.take(x, from: known) }
+        knownLog.append(contentsOf: touched)
         knownLogEpoch = knownEpoch
     }
 
