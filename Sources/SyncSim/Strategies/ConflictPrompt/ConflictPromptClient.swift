@@ -849,12 +849,26 @@ public struct ConflictPromptClient: ClientMachine {
         var changed: [Bool] = []
         before.reserveCapacity(views.count)
         changed.reserveCapacity(views.count)
+        // The lists drawn in this redraw (not following another): where their answer lives and
+        // what they hold, so a later list finds one to follow by comparing a few words.
+        var drawn: [(answer: CPShownID, asOf: UInt64, holds: [Hold], index: Int)] = []
         for i in views.indices {
             before.append(CPShownID(views[i].shown))
             changed.append(false)
             guard let base = views[i].base else { continue }
             let holds = Self.heldNow(views[i].holds, pending)
-            if let j = Self.leader(of: i, views, base, holds, pending) {
+            // An earlier list it shows the same result as: the same query over the same answer
+            // (one storage, one `asOf`) with the same held records. Everything else a list is
+            // drawn from (known copies, confirmations, the queue) is the client's, the same
+            // for every list.
+            let answer = CPShownID(base.result)
+            var leader: Int?
+            for d in drawn where d.answer == answer && d.asOf == base.asOf && views[d.index].query == views[i].query && d.holds == holds {
+                leader = d.index
+                break
+            }
+            if leader == nil { drawn.append((answer, base.asOf, holds, i)) }
+            if let j = leader {
                 views[i].render = nil
                 let next = views[j].shown
                 // A list that showed what its leader showed changed exactly when the leader did.
@@ -879,19 +893,6 @@ public struct ConflictPromptClient: ClientMachine {
     /// The held records a list lays over its answer now: those of entities still pending.
     static func heldNow(_ holds: [Hold], _ pending: [EntityID]) -> [Hold] {
         holds.isEmpty ? holds : holds.filter { pending.contains($0.entity) }
-    }
-
-    /// An earlier list (drawn in this redraw) that `views[i]` shows the same result as: the
-    /// same query over the same answer (one storage, one `asOf`) with the same held records.
-    /// Everything else a list is drawn from (known copies, confirmations, the queue) is the
-    /// client's, the same for every list.
-    static func leader(of i: Int, _ views: [View], _ base: CPSnapshot, _ holds: [Hold], _ pending: [EntityID]) -> Int? {
-        for j in 0..<i {
-            guard let b = views[j].base, b.asOf == base.asOf, CPListRender.sameBuffers(b.result, base.result),
-                  views[j].query == views[i].query, heldNow(views[j].holds, pending) == holds else { continue }
-            return j
-        }
-        return nil
     }
 
     func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
@@ -1026,9 +1027,10 @@ public struct ConflictPromptClient: ClientMachine {
     }
 }
 
-/// Where a list's shown result lives (its entries' and roots' storage and counts), taken
-/// without holding a reference. Two taken while both results are alive (at the start of one
-/// redraw) are equal only for the same storage, so the same value.
+/// Where a list's shown result (or its answer) lives (its entries' and roots' storage and
+/// counts), taken without holding a reference. Two taken while both results are alive (during
+/// one redraw, which frees no answer and reads each shown result before it replaces it) are
+/// equal only for the same storage, so the same value.
 struct CPShownID: Equatable {
     var shown: Bool
     var entries: UnsafeRawPointer?
