@@ -2,8 +2,10 @@ import Testing
 @testable import SyncSim
 
 /// The conflictPrompt server's realtime push brings each list up to date from its last result
-/// (skipped, patched, or evaluated again): after every input, every registered list's last
-/// result must be its query's result over the server's data, as evaluating it again gives.
+/// (skipped, patched, or evaluated again), once per distinct query (`SharedList`): after every
+/// input, every registered list's shared last result must be its query's result over the
+/// server's data, as evaluating it again gives, and the shared lists are exactly the distinct
+/// registered queries.
 @Suite("ConflictPrompt push")
 struct ConflictPromptServerPushTests {
     struct CheckedStrategy: SyncStrategy {
@@ -27,11 +29,22 @@ struct ConflictPromptServerPushTests {
             inner.handle(input, now: now, out: &out)
             for c in inner.registered.indices {
                 for r in inner.registered[c] {
-                    log.checked(reused: r.last != nil)
-                    if let last = r.last, last != r.sub.query.evaluate(inner.data) {
+                    log.checked(reused: true)
+                    let list = inner.lists[r.list]
+                    if list.query != r.sub.query {
+                        log.diverged("client \(c) \(r.sub.id) (\(r.sub.query)) at \(now) after \(input): shares the list of another query (\(list.query))")
+                    }
+                    if list.last != r.sub.query.evaluate(inner.data) {
                         log.diverged("client \(c) \(r.sub.id) (\(r.sub.query)) at \(now) after \(input): last result is not the query's result")
                     }
                 }
+            }
+            // The shared lists are exactly the distinct registered queries.
+            var used = [Bool](repeating: false, count: inner.lists.count)
+            for rs in inner.registered { for r in rs { used[r.list] = true } }
+            if used.contains(false) { log.diverged("at \(now) after \(input): a shared list nobody registers is kept") }
+            for k in inner.lists.indices where inner.lists[..<k].contains(where: { $0.query == inner.lists[k].query }) {
+                log.diverged("at \(now) after \(input): two shared lists of \(inner.lists[k].query)")
             }
         }
     }

@@ -50,12 +50,16 @@ public struct ConflictPromptClient: ClientMachine {
     public struct Durable: Sendable, Hashable {
         public var queue: [Entry]
         public var cache: [Cached]
-        public var known: EntityStore
+        /// `known`, in chunks (`CPKnownChunks`: a persist followed by a change copies one).
+        public var knownChunks: CPKnownChunks
         public var knownVersion: [UInt64]
         public var confirmed: [Confirmed]
         public var conflictsRaised: UInt32
         /// `/tasks/sync`'s last `serverUpdatedSince` (`last_sync`).
         public var lastTaskSync: UInt64 = 0
+
+        /// The newest server copy of every entity seen.
+        public var known: EntityStore { knownChunks.store }
     }
 
     /// The conflict prompt in front of the user (seed 003 `SyncConflict`: entity, local, server,
@@ -110,6 +114,8 @@ public struct ConflictPromptClient: ClientMachine {
     var knownLogEpoch: UInt64 = 0
     /// Slots of `known` changed since the lists were last redrawn (derived, never observable).
     var knownLog: [EntityID] = []
+    /// `known` as the durable state keeps it, changed with it (`setKnown`, `applyKnown`).
+    var knownChunks = CPKnownChunks()
     var knownVersion: [UInt64] = []
     var confirmed: [Confirmed] = [] { didSet { overlayEpoch &+= 1 } }
     /// Counts changes of `queue` and `confirmed` (what the lists lay over their answers): a
@@ -160,7 +166,8 @@ public struct ConflictPromptClient: ClientMachine {
         if let d = durable {
             queue = d.queue
             cache = d.cache
-            known = d.known
+            known = d.knownChunks.store
+            knownChunks = d.knownChunks
             knownVersion = d.knownVersion
             confirmed = d.confirmed
             conflictsRaised = d.conflictsRaised
@@ -169,7 +176,7 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     public var durableState: Durable {
-        Durable(queue: queue, cache: cache, known: known, knownVersion: knownVersion, confirmed: confirmed, conflictsRaised: conflictsRaised,
+        Durable(queue: queue, cache: cache, knownChunks: knownChunks, knownVersion: knownVersion, confirmed: confirmed, conflictsRaised: conflictsRaised,
                 lastTaskSync: lastTaskSync)
     }
 
@@ -620,7 +627,9 @@ public struct ConflictPromptClient: ClientMachine {
                 return
             }
             let pending = pendingNow()
-            for (s, snap) in zip(ids, snaps) {
+            // The snapshots learnt and remembered so far, with their lists' queries.
+            var learnt: [(query: Query, snap: Int)] = []
+            for (n, (s, snap)) in zip(ids, snaps).enumerated() {
                 guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
                     out(.event(.invalidInput("result for \(s) without one version per entry")))
@@ -643,6 +652,10 @@ public struct ConflictPromptClient: ClientMachine {
                 }
                 views[i].base = snap
                 views[i].fromCache = false
+                // The server answers lists of one query with one snapshot value: learnt and
+                // remembered once (again, each would change nothing).
+                if learnt.contains(where: { $0.query == views[i].query && Self.same(snaps[$0.snap], snap) }) { continue }
+                learnt.append((views[i].query, n))
                 learn(snap)
                 remember(views[i].query, snap)
             }
@@ -722,6 +735,14 @@ public struct ConflictPromptClient: ClientMachine {
         }
     }
 
+    /// Whether two snapshots are the same value in the same storage (answer, versions, asOf):
+    /// learning such a repeat of one query's snapshot again, and remembering it for that query
+    /// again, leaves `known`, its versions and the offline cache as they are
+    /// (`ConflictPromptLearnTests` checks it on generated runs).
+    static func same(_ a: CPSnapshot, _ b: CPSnapshot) -> Bool {
+        a.asOf == b.asOf && CPListRender.sameBuffers(a.result, b.result) && sameBuffer(a.versions, b.versions)
+    }
+
     /// Whether `known[e]` holds `entries[k].record` in the same storage (then they are equal),
     /// read in place, without reference counting. (Static: a method called from `learn` copied
     /// the whole client per entry.)
@@ -756,6 +777,7 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func setKnown(_ e: EntityID, _ r: EntityRecord?) {
         if known[e] == r { return }
         known[e] = r
+        knownChunks.take(e, from: known)
         knownLog.append(e)
         knownLogEpoch = knownEpoch
     }
@@ -764,7 +786,9 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func applyKnown(_ op: Op) {
         var undo = EntityStore.UndoLog()
         _ = known.apply(op, schema: schema, mode: .upsert, undo: &undo)
-        knownLog.append(contentsOf: known.touched(by: undo))
+        let touched = known.touched(by: undo)
+        for x in touched { knownChunks.take(x, from: known) }
+        knownLog.append(contentsOf: touched)
         knownLogEpoch = knownEpoch
     }
 
@@ -809,19 +833,66 @@ public struct ConflictPromptClient: ClientMachine {
     ///
     /// Views are rendered by static functions over the pieces they read: a non-mutating method
     /// called from here copied the whole client (a retain and a release per field) per list.
+    ///
+    /// Lists of one query drawn from one answer (the same snapshot storage and `asOf`, which
+    /// the server sends to every list of a query) with the same held records show the same
+    /// result: the first such list is drawn (`renderView`) and the later ones take its result
+    /// (`follows`), keeping no render state of their own. The workloads open the same few
+    /// queries many times over, so this draws each distinct list once.
     mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
         let pending = pendingNow()
         let knownChanged: [EntityID]? = knownEpoch == knownLogEpoch ? knownLog : nil
+        // Per list: the storage it showed before this redraw (not a copy: a second reference
+        // would make the redraw copy a result it now patches in place) and whether the redraw
+        // changed it, read by the lists that follow it.
+        var before: [CPShownID] = []
+        var changed: [Bool] = []
+        before.reserveCapacity(views.count)
+        changed.reserveCapacity(views.count)
+        // The lists drawn in this redraw (not following another): where their answer lives and
+        // what they hold, so a later list finds one to follow by comparing a few words.
+        var drawn: [(answer: CPShownID, asOf: UInt64, holds: [Hold], index: Int)] = []
         for i in views.indices {
+            before.append(CPShownID(views[i].shown))
+            changed.append(false)
             guard let base = views[i].base else { continue }
-            if let shown = Self.renderView(&views[i], base, pending, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+            let holds = Self.heldNow(views[i].holds, pending)
+            // An earlier list it shows the same result as: the same query over the same answer
+            // (one storage, one `asOf`) with the same held records. Everything else a list is
+            // drawn from (known copies, confirmations, the queue) is the client's, the same
+            // for every list.
+            let answer = CPShownID(base.result)
+            var leader: Int?
+            for d in drawn where d.answer == answer && d.asOf == base.asOf && views[d.index].query == views[i].query && d.holds == holds {
+                leader = d.index
+                break
+            }
+            if leader == nil { drawn.append((answer, base.asOf, holds, i)) }
+            if let j = leader {
+                views[i].render = nil
+                let next = views[j].shown
+                // A list that showed what its leader showed changed exactly when the leader did.
+                let moved = before[i] == before[j] && before[j].shown ? changed[j] : views[i].shown != next
+                guard moved else { continue }
+                views[i].shown = next
+                changed[i] = true
+                out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
+                continue
+            }
+            if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
+                changed[i] = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
         }
         knownLog.removeAll(keepingCapacity: true)
         knownLogEpoch = knownEpoch
+    }
+
+    /// The held records a list lays over its answer now: those of entities still pending.
+    static func heldNow(_ holds: [Hold], _ pending: [EntityID]) -> [Hold] {
+        holds.isEmpty ? holds : holds.filter { pending.contains($0.entity) }
     }
 
     func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
@@ -848,10 +919,9 @@ public struct ConflictPromptClient: ClientMachine {
     /// list's kept state (`CPListRender`): brought up to date where its inputs changed
     /// (`knownChanged`: the slots of `known` changed since the last redraw; nil: unknown, build
     /// again), the result patched where slots changed. Same results as `render`.
-    static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], confirmed: [Confirmed], queue: [Entry],
+    static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], holds: [Hold], confirmed: [Confirmed], queue: [Entry],
                            overlayEpoch: UInt64, known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
         let late = confirmed.filter { $0.txID > base.asOf }
-        let holds = v.holds.filter { pending.contains($0.entity) }
         let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
         let overlay = CPListRender.Overlay(late: late, queue: queue, key: .init(epoch: overlayEpoch, asOf: base.asOf))
         if v.render != nil, let knownChanged {
@@ -954,5 +1024,29 @@ public struct ConflictPromptClient: ClientMachine {
     static func overlayStep(_ op: Op) -> Op {
         if case .create(let e, let ns, let a) = op { return .update(e, ns, a) }
         return op
+    }
+}
+
+/// Where a list's shown result (or its answer) lives (its entries' and roots' storage and
+/// counts), taken without holding a reference. Two taken while both results are alive (during
+/// one redraw, which frees no answer and reads each shown result before it replaces it) are
+/// equal only for the same storage, so the same value.
+struct CPShownID: Equatable {
+    var shown: Bool
+    var entries: UnsafeRawPointer?
+    var entryCount: Int
+    var roots: UnsafeRawPointer?
+    var rootCount: Int
+
+    init(_ r: QueryResult?) {
+        guard let r else {
+            shown = false; entries = nil; entryCount = 0; roots = nil; rootCount = 0
+            return
+        }
+        shown = true
+        entries = r.entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        entryCount = r.entries.count
+        roots = r.roots.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        rootCount = r.roots.count
     }
 }

@@ -15,9 +15,23 @@ public struct ConflictPromptServer: ServerMachine {
     public typealias Up = ConflictPromptUp
     public typealias Down = ConflictPromptDown
 
+    /// A list a client registered: its subscription and the shared result of its query
+    /// (`lists[list]`).
     struct Registered: Sendable {
         var sub: CPSubscription
-        var last: QueryResult?
+        var list: Int
+    }
+
+    /// One distinct query some client has registered, with its result over `data` (kept up
+    /// to date by `push` after every commit). Every client's lists share it: the workloads
+    /// open the same few queries many times over (each client holds tens of lists over a
+    /// handful of queries), and a list's result depends on its query and `data` only, so one
+    /// patch per query serves them all, and the snapshots a message carries for equal queries
+    /// are one value in one storage (which the client's redraw relies on to draw such lists
+    /// once).
+    struct SharedList: Sendable {
+        var query: Query
+        var last: QueryResult
     }
 
     struct Remembered: Sendable {
@@ -34,6 +48,8 @@ public struct ConflictPromptServer: ServerMachine {
     var outcomes: [WriteID: Remembered] = [:]
     /// Per client: the lists it last asked for (realtime interest).
     var registered: [[Registered]]
+    /// The distinct queries of `registered`, in order of first registration (`SharedList`).
+    var lists: [SharedList] = []
 
     /// The run's data model.
     let schema: Schema
@@ -86,29 +102,27 @@ public struct ConflictPromptServer: ServerMachine {
     mutating func receive(_ c: ClientID, _ m: ConflictPromptUp, out: inout ServerOutbox<ConflictPromptDown>) {
         switch m {
         case .fetch(let subs):
-            registered[c.index] = subs.map { s in
-                Registered(sub: s, last: registered[c.index].first { $0.sub == s }?.last)
-            }
+            register(c, subs)
             var ids: [SubscriptionID] = []
             var snaps: [CPSnapshot] = []
-            for i in registered[c.index].indices {
-                // A list registered before keeps its query's result over `data` in `last` (`push`
-                // brings it up to date after every commit): answered from it, not evaluated
-                // over the whole store again.
-                let s: CPSnapshot
-                if let last = registered[c.index][i].last {
-                    assert(last == registered[c.index][i].sub.query.evaluate(data), "a registered list's last result is stale")
-                    s = snapshot(of: last)
-                } else {
-                    s = snapshot(registered[c.index][i].sub.query)
+            // One snapshot per shared list (lists of one query answered with one value).
+            var made: [CPSnapshot?] = Array(repeating: nil, count: lists.count)
+            for r in registered[c.index] {
+                if made[r.list] == nil {
+                    assert(lists[r.list].last == lists[r.list].query.evaluate(data), "a registered list's last result is stale")
+                    made[r.list] = snapshot(of: lists[r.list].last)
                 }
-                registered[c.index][i].last = s.result
-                ids.append(registered[c.index][i].sub.id)
-                snaps.append(s)
+                ids.append(r.sub.id)
+                snaps.append(made[r.list]!)
             }
             out(.send(c, .results(ids, snaps, realtime: false)))
         case .query(let r, let q):
-            out(.send(c, .queryResult(r, snapshot(q))))
+            // A registered query's kept result is its result over `data`.
+            if let k = lists.firstIndex(where: { $0.query == q }) {
+                out(.send(c, .queryResult(r, snapshot(of: lists[k].last))))
+            } else {
+                out(.send(c, .queryResult(r, snapshot(q))))
+            }
         case .write(let r):
             write(c, r, out: &out)
         case .taskSync(let rs, let since):
@@ -235,25 +249,67 @@ public struct ConflictPromptServer: ServerMachine {
         return CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
     }
 
-    /// Realtime: every registered list whose result changed, per client in id order. Lists that
-    /// read no namespace the transaction `changed` are not re-evaluated (their result, entity
-    /// versions included, cannot have changed: versions are stamped only on changed entities).
-    /// The others are brought up to date from their last result by the entities whose records
-    /// changed (`slots`): skipped when none can be in the result before or after
-    /// (`Query.mayChange`), patched where they are (`Query.patchTree`: also one level of includes), evaluated again only for the
-    /// forms a patch cannot follow. Every list's `last` is its query's result over `data` after
-    /// each push, which is what makes the patch exact.
+    /// Makes `subs` client `c`'s registered lists: a query some list already has shares that
+    /// list's result (`SharedList`: it is the query's result over `data`), a new one is
+    /// evaluated; lists no client registers any more are dropped.
+    mutating func register(_ c: ClientID, _ subs: [CPSubscription]) {
+        var regs: [Registered] = []
+        regs.reserveCapacity(subs.count)
+        for s in subs {
+            if let k = lists.firstIndex(where: { $0.query == s.query }) {
+                regs.append(Registered(sub: s, list: k))
+            } else {
+                var r = s.query.evaluate(data)
+                r.cacheDigest()
+                lists.append(SharedList(query: s.query, last: r))
+                regs.append(Registered(sub: s, list: lists.count - 1))
+            }
+        }
+        registered[c.index] = regs
+        // Drop the lists nobody registers, renumbering the others in order.
+        var used = [Bool](repeating: false, count: lists.count)
+        for rs in registered { for r in rs { used[r.list] = true } }
+        guard used.contains(false) else { return }
+        var renumber = [Int](repeating: -1, count: lists.count)
+        var kept: [SharedList] = []
+        for k in lists.indices where used[k] {
+            renumber[k] = kept.count
+            kept.append(lists[k])
+        }
+        lists = kept
+        for i in registered.indices {
+            for j in registered[i].indices { registered[i][j].list = renumber[registered[i][j].list] }
+        }
+    }
+
+    /// Realtime: every registered list whose result changed, per client in id order. Each
+    /// distinct query (`lists`) is brought up to date once: lists that read no namespace the
+    /// transaction `changed` are not re-evaluated (their result, entity versions included,
+    /// cannot have changed: versions are stamped only on changed entities). The others are
+    /// brought up to date from their last result by the entities whose records changed
+    /// (`slots`): skipped when none can be in the result before or after (`Query.mayChange`),
+    /// patched where they are (`Query.patchTree`: also one level of includes), evaluated again
+    /// only for the forms a patch cannot follow. Every list's `last` is its query's result over
+    /// `data` after each push, which is what makes the patch exact. Every client list of a
+    /// changed query is then sent its one snapshot.
     mutating func push(out: inout ServerOutbox<ConflictPromptDown>, changed: NamespaceSet, slots: [EntityID]) {
+        var fresh: [CPSnapshot?] = Array(repeating: nil, count: lists.count)
+        var any = false
+        for k in lists.indices {
+            if changed.isDisjoint(with: lists[k].query.readNamespaces(in: schema)) { continue }
+            guard let r = update(lists[k].query, lists[k].last, slots: slots) else { continue }
+            let s = snapshot(of: r)
+            lists[k].last = s.result
+            fresh[k] = s
+            any = true
+        }
+        guard any else { return }
         for c in registered.indices {
             var ids: [SubscriptionID] = []
             var snaps: [CPSnapshot] = []
-            for i in registered[c].indices {
-                if registered[c][i].last != nil,
-                   changed.isDisjoint(with: registered[c][i].sub.query.readNamespaces(in: schema)) { continue }
-                guard let r = update(registered[c][i].sub.query, registered[c][i].last, slots: slots) else { continue }
-                let s = snapshot(of: r)
-                registered[c][i].last = s.result
-                ids.append(registered[c][i].sub.id)
+            for r in registered[c] {
+                guard let s = fresh[r.list] else { continue }
+                ids.append(r.sub.id)
                 snaps.append(s)
             }
             if !ids.isEmpty { out(.send(ClientID(c), .results(ids, snaps, realtime: true))) }
@@ -262,8 +318,7 @@ public struct ConflictPromptServer: ServerMachine {
 
     /// `q.evaluate(data, unlessEqualTo: last)`, from `last` (the result before a change of the
     /// records in `slots`) where it can be.
-    func update(_ q: Query, _ last: QueryResult?, slots: [EntityID]) -> QueryResult? {
-        guard let last else { return q.evaluate(data) }
+    func update(_ q: Query, _ last: QueryResult, slots: [EntityID]) -> QueryResult? {
         if !q.mayChange(last, touched: slots, in: data, schema: schema) { return nil }
         var r = last
         if let changed = q.patchTree(&r, touched: slots, in: data) { return changed ? r : nil }
