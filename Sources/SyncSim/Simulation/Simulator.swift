@@ -75,8 +75,8 @@ public struct Simulator<S: SyncStrategy> {
     /// Storage for `history` (an internal setter of a public property cannot be `@usableFromInline`).
     @usableFromInline var _history = History()
     @inlinable public var history: History { _history }
-    /// Storage of `monitor`: nil only while it is lent out (`withMonitor`), so lending it moves
-    /// it out and back (two copies of its words) instead of swapping a stand-in in and out.
+    /// Storage of `monitor` (set once, at the start; optional only because it is made after the
+    /// other stored properties).
     @usableFromInline var _monitor: Monitor?
     /// The oracles, changed in place through `_monitor` (never copied: no `get` in the hot path).
     @inlinable var monitor: Monitor {
@@ -898,14 +898,15 @@ public struct Simulator<S: SyncStrategy> {
         queue.push(at: now + 250, .settleCheck)
     }
 
-    /// Lends the monitor the simulator without overlapping access: the monitor is moved out for
-    /// the call (no copy of its storage, no reference counting), then back. (A swap with a
-    /// stand-in, as before, moved its many words six times and more per call.)
+    /// Lends the monitor the simulator: the monitor changed in place, the simulator read in
+    /// place through `SimulatorView` (neither copied). (Moving the monitor out for the call and
+    /// back, as before, copied its many words two to three times per call; a swap with a
+    /// stand-in, before that, six times and more.)
     @inlinable @inline(__always)
-    mutating func withMonitor(_ body: (inout Monitor, Simulator) -> Void) {
-        var m = _monitor.take()!
-        body(&m, self)
-        _monitor = m
+    mutating func withMonitor(_ body: (inout Monitor, SimulatorView<S>) -> Void) {
+        withUnsafeMutablePointer(to: &self) { p in
+            body(&p.pointee._monitor!, SimulatorView(UnsafePointer(p)))
+        }
     }
 
     /// Writes this run, as it happens, as a history (`HistoryRecorder`'s format; one line per
