@@ -103,6 +103,10 @@ struct Monitor: Sendable {
     /// queue held it (a set of the queue without building one per call).
     var pendingStamps: [UInt64] = []
     var pendingStamp: UInt64 = 0
+    /// The pending list `stampPending` stamped last (kept, so its storage stays its own) and
+    /// whose client's it was (-1: none yet).
+    var stampedPending: [WriteID] = []
+    var stampedClient = -1
     /// Per client: its pending-queue size at the last look, and when the queue became empty.
     var lastPending: [Int]
     var emptiedAt: [[Int64]]
