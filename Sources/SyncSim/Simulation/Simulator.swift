@@ -934,7 +934,7 @@ public struct Simulator<S: SyncStrategy> {
     @inlinable @inline(__always)
     mutating func withMonitor(_ body: (inout Monitor, SimulatorView<S>) -> Void) {
         withUnsafeMutablePointer(to: &self) { p in
-            body(&p.pointee._monitor!, SimulatorView(UnsafePointer(p)))
+            body(&p.pointee._monitor!, SimulatorView(p))
         }
     }
 
