@@ -49,13 +49,13 @@ struct ShownEntries: Sendable {
         let start = changed.count
         var edits = scratch   // replacements as (old, now) pairs, then removals, then insertions
         scratch = []
-        defer { edits.removeAll(keepingCapacity: true); scratch = edits }
+        defer { if !edits.isEmpty { edits.removeAll(keepingCapacity: true) }; scratch = edits }
         var removals: [Int32] = []
         swap(&removals, &scratchRemovals)
-        defer { removals.removeAll(keepingCapacity: true); swap(&removals, &scratchRemovals) }
+        defer { if !removals.isEmpty { removals.removeAll(keepingCapacity: true) }; swap(&removals, &scratchRemovals) }
         var inserts: [Int32] = []
         swap(&inserts, &scratchInserts)
-        defer { inserts.removeAll(keepingCapacity: true); swap(&inserts, &scratchInserts) }
+        defer { if !inserts.isEmpty { inserts.removeAll(keepingCapacity: true) }; swap(&inserts, &scratchInserts) }
         // Runs of removals and of insertions (each costs a move of the entries after it).
         var runs = 0
         let up: Bool = now.withUnsafeBufferPointer { n in
