@@ -7,11 +7,12 @@
 /// copied the whole result, every record retained, and the memo's release of the old one freed
 /// it again: two walks of every entry per yield, growing with the store. This copy shares the
 /// records' storage with the client (no record is copied), lives in its own buffer, and is
-/// edited where the result changed: a record replaced in place, entries that stay moved over
-/// those that leave, new ones merged in by moving the others (moves, not copies: reference
-/// counting only for what changed). Its content is always equal, entry by entry, to the result
-/// it was synchronised with, so the entries listed as changed are exactly those the old walk
-/// (against the result itself) listed.
+/// edited where the result changed: a record replaced in place, runs of entries removed and
+/// inserted (moves, not copies: reference counting only for what changed). Because the records
+/// are shared, an unchanged entry is told by its words alone (id, namespace, storage
+/// references), so a yield costs a tight walk plus its changes. Its content is always equal,
+/// entry by entry, to the result it was synchronised with, so the entries listed as changed are
+/// exactly those the old walk (against the result itself) listed.
 struct ShownEntries: Sendable {
     private(set) var entries: [QueryResult.Entry] = []
     /// `entries` ascends strictly by id (every result a query builds does; the merge relies on
