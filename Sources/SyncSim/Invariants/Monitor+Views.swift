@@ -243,28 +243,16 @@ extension Monitor {
     /// intent's index), or the first one that was not.
     mutating func checkOwnWrites<O: ObservedSystem>(_ c: ClientID, _ s: SubscriptionID, _ r: QueryResult, _ sim: O,
                                                   at t: Int64, fineBelow: Int32, changed: [EntityID]) -> Int32 {
-        // A write leaves the open set once its outcome is known: told, or out of the queue.
-        let told = toldOutcome, feedback = feedbackAt
-        closeOpenWrites(c) { o in
-            let k = Int(o.write.raw)
-            if k < Self.denseLimit { return k < told.count && told[k] }
-            return feedback[o.write] != nil
-        }
+        // A write leaves the open set once its outcome is known: told, or out of the queue (one
+        // pass for both: which of them closes a write does not matter).
         guard !openWrites[c.index].isEmpty else { return intentCount }
         let pending = sim.pendingWrites(of: c)
-        pendingStamp &+= 1
-        let stamp = pendingStamp
-        for w in pending {
-            let i = Int(w.raw)
-            guard i < Self.denseLimit else { continue }
-            if i >= pendingStamps.count { pendingStamps.append(contentsOf: repeatElement(0, count: i - pendingStamps.count + 1)) }
-            pendingStamps[i] = stamp
-        }
-        let stamps = pendingStamps
+        let stamp = stampPending(c, pending)
+        let told = toldOutcome, feedback = feedbackAt, stamps = pendingStamps
         closeOpenWrites(c) { o in
             let k = Int(o.write.raw)
-            if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
-            return !pending.contains(o.write)
+            if k < Self.denseLimit { return (k < told.count && told[k]) || k >= stamps.count || stamps[k] != stamp }
+            return feedback[o.write] != nil || !pending.contains(o.write)
         }
         guard !openWrites[c.index].isEmpty else { return intentCount }
         // Constant for a run: read once (a strategy's `info` builds its whole description).
@@ -351,6 +339,32 @@ extension Monitor {
             for o in open[start...] { if let b = check(o.intent, known: false) { return b } }
             return intentCount
         }
+    }
+
+    /// Stamps client `c`'s pending writes in `pendingStamps` (a write is pending iff its stamp is
+    /// the one returned) and returns the stamp. The stamping is skipped when `pending` is the
+    /// very list stamped last, for this client, with no other client's stamped since: the same
+    /// storage (the monitor keeps the list it stamped, so a list with that storage cannot have
+    /// changed since) holds the same writes, whose stamps still stand. A client's yields come
+    /// in runs (one refresh yields each subscription it changed) over one unchanged queue, and
+    /// a strategy that keeps its list (`pushPull`) then pays for the queue once per run, not
+    /// once per yield.
+    mutating func stampPending(_ c: ClientID, _ pending: [WriteID]) -> UInt64 {
+        if stampedClient == c.index && pending.count == stampedPending.count {
+            let same = pending.withUnsafeBufferPointer { a in stampedPending.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+            if same { return pendingStamp }
+        }
+        pendingStamp &+= 1
+        let stamp = pendingStamp
+        for w in pending {
+            let i = Int(w.raw)
+            guard i < Self.denseLimit else { continue }
+            if i >= pendingStamps.count { pendingStamps.append(contentsOf: repeatElement(0, count: i - pendingStamps.count + 1)) }
+            pendingStamps[i] = stamp
+        }
+        stampedPending = pending
+        stampedClient = c.index
+        return stamp
     }
 
     /// Removes from client `c`'s open writes those `closed` says are closed, and marks them so in

@@ -37,14 +37,20 @@ extension Monitor {
         nestedLinksBefore.removeAll(keepingCapacity: true)
         let links = schema.linkCount > 0
         let subs = sim.subscriptions(of: c)
-        for (s, _) in subs {
+        // By index, reading the ids alone: a `for (s, _) in subs` copied every query (a retain
+        // and a release of each of its arrays) to read its id.
+        for k in subs.indices {
+            let s = subs[k].0
             guard let before = sim.shown(c, s) else { continue }
             if let x = Self.firstNestedChange(w, before) {
                 nestedBefore.append(NestedChange(subscription: s, entity: x.entity, namespace: x.namespace))
             }
             // The query as the old check found it: the first subscription with this id.
-            if links, let q = subs.first(where: { $0.0 == s })?.1, let x = Self.firstLinkChange(w, q, before) {
-                nestedLinksBefore.append(NestedLinkChange(subscription: s, query: q, entity: x.entity, target: x.target,
+            guard links else { continue }
+            var f = 0
+            while subs[f].0 != s { f += 1 }
+            if let x = Self.firstLinkChange(w, subs[f].1, before) {
+                nestedLinksBefore.append(NestedLinkChange(subscription: s, query: subs[f].1, entity: x.entity, target: x.target,
                                                           isLink: x.isLink, namespace: x.namespace))
             }
         }

@@ -103,6 +103,10 @@ struct Monitor: Sendable {
     /// queue held it (a set of the queue without building one per call).
     var pendingStamps: [UInt64] = []
     var pendingStamp: UInt64 = 0
+    /// The pending list `stampPending` stamped last (kept, so its storage stays its own) and
+    /// whose client's it was (-1: none yet).
+    var stampedPending: [WriteID] = []
+    var stampedClient = -1
     /// Per client: its pending-queue size at the last look, and when the queue became empty.
     var lastPending: [Int]
     var emptiedAt: [[Int64]]
@@ -335,7 +339,10 @@ struct Monitor: Sendable {
     mutating func checkReadYourWrites<O: ObservedSystem>(_ c: ClientID, _ w: UserWrite, _ sim: O,
                                                        _ subs: [(SubscriptionID, Query)], rejectedNow: Bool, at t: Int64) {
         if rejectedNow { return }
-        for (s, q) in subs {
+        // By index: a `for (s, q) in subs` copied every query (its arrays retained and released)
+        // though only a create the result lacks reads it.
+        for si in subs.indices {
+            let s = subs[si].0
             guard let r = sim.shown(c, s) else { continue }
             for op in w.ops {
                 let e = op.entity
@@ -347,10 +354,13 @@ struct Monitor: Sendable {
                                              "right after \(c) wrote \(EntityRef(e, op.namespace(in: schema))).\(x.field.name) = \(x.value) (\(w.id)), \(s) shows \(rec[x.field].map(\.description) ?? "nothing")"))
                             return
                         }
-                    } else if case .create(_, let ns, let a) = op, q.condition == nil, q.limit == nil, q.filter == nil || a.contains(q.filter!), ns == q.namespace {
-                        report(Violation(.readYourWrites, at: t, client: c, entity: e,
-                                         "right after \(c) created \(EntityRef(e, ns)) (\(w.id)), \(s) (\(q)) does not show it"))
-                        return
+                    } else if case .create(_, let ns, let a) = op {
+                        let q = subs[si].1
+                        if q.condition == nil, q.limit == nil, q.filter == nil || a.contains(q.filter!), ns == q.namespace {
+                            report(Violation(.readYourWrites, at: t, client: c, entity: e,
+                                             "right after \(c) created \(EntityRef(e, ns)) (\(w.id)), \(s) (\(q)) does not show it"))
+                            return
+                        }
                     }
                 case .delete:
                     if Self.hasRoot(r, e) {

@@ -3,11 +3,13 @@
 /// call, the server's data, the run's options, and the history so far.
 ///
 /// Why a protocol: the same oracles judge a simulated run (`Simulator<S>` conforms, reading its
-/// machines in place) and a recorded history of a real system (`HistoryReplayer` conforms,
-/// answering from what the recording said last). There is one copy of the oracles; only how
-/// their inputs arrive differs. `@usableFromInline` so the `@inlinable` simulator can pass
-/// itself; the `Monitor` methods that take one stay compiled in SyncSim, generic over it, as they
-/// were generic over the strategy before.
+/// machines in place; while it runs it lends itself as `SimulatorView<S>`, a pointer to it that
+/// conforms by reading it, so the monitor it holds need not be moved out for the call) and a
+/// recorded history of a real system (`HistoryReplayer` conforms, answering from what the
+/// recording said last). There is one copy of the oracles; only how their inputs arrive differs.
+/// `@usableFromInline` so the `@inlinable` simulator can pass itself; the `Monitor` methods that
+/// take one stay compiled in SyncSim, generic over it, as they were generic over the strategy
+/// before.
 @usableFromInline
 protocol ObservedSystem {
     /// Now, in the history's time (virtual milliseconds in a simulation).

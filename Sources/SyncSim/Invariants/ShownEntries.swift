@@ -7,11 +7,12 @@
 /// copied the whole result, every record retained, and the memo's release of the old one freed
 /// it again: two walks of every entry per yield, growing with the store. This copy shares the
 /// records' storage with the client (no record is copied), lives in its own buffer, and is
-/// edited where the result changed: a record replaced in place, entries that stay moved over
-/// those that leave, new ones merged in by moving the others (moves, not copies: reference
-/// counting only for what changed). Its content is always equal, entry by entry, to the result
-/// it was synchronised with, so the entries listed as changed are exactly those the old walk
-/// (against the result itself) listed.
+/// edited where the result changed: a record replaced in place, runs of entries removed and
+/// inserted (moves, not copies: reference counting only for what changed). Because the records
+/// are shared, an unchanged entry is told by its words alone (id, namespace, storage
+/// references), so a yield costs a tight walk plus its changes. Its content is always equal,
+/// entry by entry, to the result it was synchronised with, so the entries listed as changed are
+/// exactly those the old walk (against the result itself) listed.
 struct ShownEntries: Sendable {
     private(set) var entries: [QueryResult.Entry] = []
     /// `entries` ascends strictly by id (every result a query builds does; the merge relies on
@@ -20,6 +21,8 @@ struct ShownEntries: Sendable {
     /// `sync`'s lists (places to replace, new entries), kept between calls for their capacity.
     private var scratch: [Int32] = []
     private var scratchEntries: [QueryResult.Entry] = []
+    private var scratchRemovals: [Int32] = []
+    private var scratchInserts: [Int32] = []
 
     /// A copy of `now` (the first yield of a subscription).
     init(copying now: [QueryResult.Entry]) {
@@ -31,7 +34,148 @@ struct ShownEntries: Sendable {
 
     /// Appends to `changed` the id of each entry of `now` that is new or differs from the entry
     /// with its id here, in `now`'s order (the old walk's list), and makes this copy equal `now`.
+    ///
+    /// One walk of both lists that tells an unchanged entry by its bits (`sameStorage`: the
+    /// same id, namespace and storage references, the usual case, since this copy shares the
+    /// client's records) and only otherwise compares records, then the few edits that walk found
+    /// (records replaced in place, runs of entries removed and inserted, each a move of the
+    /// entries after it: no reference counting for entries that stay). Many scattered edits, or
+    /// a result that does not ascend, go through `syncByMerge` (the general merge, exact for any
+    /// input). The list and the copy are exactly `syncByMerge`'s (tests compare them).
     mutating func sync(to now: [QueryResult.Entry], changed: inout [EntityID]) {
+        guard ascending, let layout = Self.layout else {
+            syncByMerge(to: now, changed: &changed)
+            return
+        }
+        let start = changed.count
+        var edits = scratch   // replacements as (old, now) pairs, then removals, then insertions
+        scratch = []
+        defer { if !edits.isEmpty { edits.removeAll(keepingCapacity: true) }; scratch = edits }
+        var removals: [Int32] = []
+        swap(&removals, &scratchRemovals)
+        defer { if !removals.isEmpty { removals.removeAll(keepingCapacity: true) }; swap(&removals, &scratchRemovals) }
+        var inserts: [Int32] = []
+        swap(&inserts, &scratchInserts)
+        defer { if !inserts.isEmpty { inserts.removeAll(keepingCapacity: true) }; swap(&inserts, &scratchInserts) }
+        // Runs of removals and of insertions (each costs a move of the entries after it).
+        var runs = 0
+        let up: Bool = now.withUnsafeBufferPointer { n in
+            entries.withUnsafeBufferPointer { w in
+                var i = 0, j = 0
+                let nc = n.count, wc = w.count
+                while i < nc {
+                    let id = n[i].id
+                    if i > 0 && n[i - 1].id >= id { return false }
+                    if j < wc && layout.sameStorage(w.baseAddress! + j, n.baseAddress! + i) {
+                        i += 1; j += 1
+                        continue
+                    }
+                    if j < wc && w[j].id < id {
+                        runs += 1
+                        repeat { removals.append(Int32(truncatingIfNeeded: j)); j += 1 } while j < wc && w[j].id < id
+                    }
+                    if j < wc && w[j].id == id {
+                        if w[j].record != n[i].record {
+                            changed.append(id)
+                            edits.append(Int32(truncatingIfNeeded: j))
+                            edits.append(Int32(truncatingIfNeeded: i))
+                        }
+                        j += 1
+                    } else {
+                        changed.append(id)
+                        if inserts.last.map({ $0 != Int32(truncatingIfNeeded: i - 1) }) ?? true { runs += 1 }
+                        inserts.append(Int32(truncatingIfNeeded: i))
+                    }
+                    i += 1
+                }
+                if j < wc {
+                    runs += 1
+                    while j < wc { removals.append(Int32(truncatingIfNeeded: j)); j += 1 }
+                }
+                return true
+            }
+        }
+        guard up, runs <= Self.directRuns else {
+            changed.removeSubrange(start...)
+            syncByMerge(to: now, changed: &changed)
+            return
+        }
+        if !edits.isEmpty {
+            entries.withUnsafeMutableBufferPointer { w in
+                now.withUnsafeBufferPointer { n in
+                    var k = 0
+                    while k < edits.count {
+                        w[Int(edits[k])].record = n[Int(edits[k + 1])].record
+                        k += 2
+                    }
+                }
+            }
+        }
+        // Removals, last run first (earlier places stay valid).
+        var r = removals.count
+        while r > 0 {
+            let hi = Int(removals[r - 1])
+            var lo = hi
+            r -= 1
+            while r > 0 && Int(removals[r - 1]) == lo - 1 { lo -= 1; r -= 1 }
+            entries.removeSubrange(lo...hi)
+        }
+        // Insertions, first run first: `now`'s entries before a run are in place by then.
+        var s = 0
+        while s < inserts.count {
+            let lo = Int(inserts[s])
+            var hi = lo
+            s += 1
+            while s < inserts.count && Int(inserts[s]) == hi + 1 { hi += 1; s += 1 }
+            entries.insert(contentsOf: now[lo...hi], at: lo)
+        }
+        assert(entries.count == now.count && zip(entries, now).allSatisfy { $0.id == $1.id && $0.record == $1.record },
+               "ShownEntries out of step with the result")
+    }
+
+    /// The most runs of removed or inserted entries `sync` applies one by one (each moves the
+    /// entries after it); more go through `syncByMerge`, which moves each entry once.
+    static let directRuns = 8
+
+    /// Where an entry keeps its id, its record's namespace and its record's three storage
+    /// references, to tell in a few word comparisons that two entries are the same id with the
+    /// same storage (so equal records) without reading the storage (`Entry ==` counts and
+    /// compares each array through its buffer). Nil if a reference is not one word (then every
+    /// comparison is `==`).
+    struct Layout {
+        let values: Int, links: Int, manyLinks: Int
+
+        init?() {
+            typealias E = QueryResult.Entry
+            typealias R = EntityRecord
+            guard let rec = MemoryLayout<E>.offset(of: \E.record),
+                  let v = MemoryLayout<R>.offset(of: \R.values),
+                  let l = MemoryLayout<R>.offset(of: \R.links),
+                  let m = MemoryLayout<R>.offset(of: \R.manyLinks),
+                  MemoryLayout<[FieldValue?]>.size == MemoryLayout<UInt>.size,
+                  MemoryLayout<[EntityID?]>.size == MemoryLayout<UInt>.size,
+                  MemoryLayout<[[EntityID]]>.size == MemoryLayout<UInt>.size else { return nil }
+            (values, links, manyLinks) = (rec + v, rec + l, rec + m)
+        }
+
+        /// Same id, same namespace, and each array the same storage (two live arrays with one
+        /// buffer are equal): then the records are equal. False says nothing (compare them).
+        @inline(__always)
+        func sameStorage(_ a: UnsafePointer<QueryResult.Entry>, _ b: UnsafePointer<QueryResult.Entry>) -> Bool {
+            guard a.pointee.id == b.pointee.id, a.pointee.record.namespace == b.pointee.record.namespace else { return false }
+            let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+            return x.load(fromByteOffset: values, as: UInt.self) == y.load(fromByteOffset: values, as: UInt.self)
+                && x.load(fromByteOffset: links, as: UInt.self) == y.load(fromByteOffset: links, as: UInt.self)
+                && x.load(fromByteOffset: manyLinks, as: UInt.self) == y.load(fromByteOffset: manyLinks, as: UInt.self)
+        }
+    }
+
+    /// The layout, found once (nil: `sync` always merges).
+    static let layout: Layout? = Layout()
+
+    /// `sync` by a merge walk for any input (`sync`'s general path, and its reference in tests):
+    /// lists the same ids and leaves the same copy.
+    mutating func syncByMerge(to now: [QueryResult.Entry], changed: inout [EntityID]) {
         var aligned = entries.count == now.count
         // Aligned so far (same id at the same place): the places whose record differs.
         var replace = scratch

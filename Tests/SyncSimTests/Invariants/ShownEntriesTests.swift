@@ -57,6 +57,45 @@ import Testing
         }
     }
 
+    /// `sync`'s walk by storage with its few direct edits, against the general merge
+    /// (`syncByMerge`) it falls back to: the same ids listed and the same copy, over results
+    /// with few and many edits (runs of entries leaving and joining), equal records in new
+    /// storage, results that empty and refill, and results that do not ascend.
+    @Test func directEditsMatchTheMerge() {
+        var rng = SimRandom(seed: 11)
+        var previous: [QueryResult.Entry] = []
+        var fast = ShownEntries(copying: previous)
+        var merged = ShownEntries(copying: previous)
+        for round in 0..<4000 {
+            var next: [QueryResult.Entry] = []
+            let churn = round % 7 == 0 ? 4 : 40
+            for e in previous {
+                switch rng.int(in: 0...churn) {
+                case 0: continue
+                case 1: next.append(.init(id: e.id, record: Self.record(rng.int(in: 0...3))))
+                case 2: next.append(.init(id: e.id, record: EntityRecord(namespace: e.record.namespace, values: e.record.values,
+                                                                          links: e.record.links, manyLinks: e.record.manyLinks)))
+                case 3: var r = e.record; r.values[0] = .int(9); next.append(.init(id: e.id, record: r))
+                default: next.append(e)
+                }
+            }
+            if round % 301 == 0 { next.removeAll() }
+            let inserts = round % 13 == 0 ? rng.int(in: 0...60) : rng.int(in: 0...3)
+            for _ in 0..<inserts {
+                let id = EntityID(UInt32(rng.int(in: 0...400)))
+                if !next.contains(where: { $0.id == id }) { next.append(.init(id: id, record: Self.record(rng.int(in: 0...3)))) }
+            }
+            next.sort { $0.id < $1.id }
+            if round % 89 == 0, next.count > 2 { next.swapAt(1, next.count - 1) }
+            var a: [EntityID] = [EntityID(9999)], b: [EntityID] = [EntityID(9999)]   // appended to, not replaced
+            fast.sync(to: next, changed: &a)
+            merged.syncByMerge(to: next, changed: &b)
+            #expect(a == b, "round \(round)")
+            #expect(fast.entries == merged.entries && fast.entries == next, "round \(round)")
+            previous = next
+        }
+    }
+
     @Test func theCopyIsNotTheResultsBuffer() {
         let now = [QueryResult.Entry(id: EntityID(1), record: Self.record(1))]
         let copy = ShownEntries(copying: now)
