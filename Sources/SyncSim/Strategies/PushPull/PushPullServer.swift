@@ -124,6 +124,11 @@ public struct PushPullServer: ServerMachine {
     /// `syncPullSpace(limit)`, `hasMore`; the client pulls again until it is false).
     func pull(sync: UInt32, since: UInt64?, page: UInt32 = 0) -> PushPullDown {
         if since == nil, let all = pullEverything(sync: sync, page: page) { return all }
+        return pullWalkingStamps(sync: sync, since: since, page: page)
+    }
+
+    /// `pull(sync:since:page:)` by a walk of the stamps after `since` (every stamp for nil).
+    func pullWalkingStamps(sync: UInt32, since: UInt64?, page: UInt32 = 0) -> PushPullDown {
         var changes: [RemoteRecord] = []
         var deleted: [EntityID] = []
         var lo = 0, hi = stamps.count
