@@ -746,7 +746,9 @@ public struct PushPullClient: ClientMachine {
         var touched: [EntityID] = []
         let changed = patchView(touched: &touched)
         if changed.isEmpty { return }
-        let table = records
+        // Only the reverse link lists are captured: a closure over the whole table copied it
+        // (a reference count per array it owns) at every call.
+        let incoming = records.incoming
         for i in subs.indices {
             if subs[i].reads.isDisjoint(with: changed) { continue }
             let query = subs[i].query
@@ -756,7 +758,7 @@ public struct PushPullClient: ClientMachine {
                 if !query.mayChange(work, touched: touched, in: view, schema: schema) { continue }
                 subs[i].shown = nil  // `work` is now its only holder: patched in place
                 let patched = ViewPatch.patch(query, &work, touched: touched, in: view, schema: schema,
-                                              referrers: { table.referrers(of: $0) })
+                                              referrers: { Int($0.raw) < incoming.count ? incoming[Int($0.raw)] : [] })
                 // Patched, unchanged, or not patched (`work` untouched): it is the result to keep.
                 subs[i].shown = work
                 if patched == true { out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil))) }

@@ -370,7 +370,9 @@ public struct ReferenceClient: ClientMachine {
         var dirty: [Int] = []
         swap(&dirty, &viewDirty)
         for d in dirty { viewLinks.update(d, in: view.store) }
-        let links = viewLinks
+        // Only the reverse link lists are captured: a closure over the whole index copied it
+        // (a reference count per array it owns) at every call.
+        let incoming = viewLinks.incoming
         var touched: [EntityID]?
         for i in subs.indices {
             let query = subs[i].query
@@ -381,7 +383,7 @@ public struct ReferenceClient: ClientMachine {
                 if touched == nil { touched = dirty.map { EntityID(UInt32($0)) } }
                 subs[i].shown = nil  // `work` is now its only holder: patched in place
                 let changed = ViewPatch.patch(query, &work, touched: touched!, in: view.store, schema: schema,
-                                              referrers: { links.referrers(of: $0) })
+                                              referrers: { Int($0.raw) < incoming.count ? incoming[Int($0.raw)] : [] })
                 // Patched, unchanged, or not patched (`work` untouched): it is the result to keep.
                 subs[i].shown = work
                 if changed == true { out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh))) }

@@ -84,7 +84,7 @@ enum ViewPatch {
                 let j = Int(e.raw)
                 let root = isRoot(j)
                 var member = root
-                if !member, j < rb.count, rb[j] != nil {
+                if !member, j < rb.count, rb[j]?.namespace != nil {
                     if forward {
                         for r in referrers(e) where !member {
                             let i = Int(r.raw)
