@@ -38,8 +38,6 @@ public struct PushPullClient: ClientMachine {
         var shown: QueryResult?
         /// `query.readNamespaces(in: schema)`, kept: it is asked after every change of the view.
         var reads: NamespaceSet
-        /// The entries of the result shown before `shown`, to patch the next result into.
-        var spare = ResultSpare()
     }
 
     /// The request timeout of sync `s` has its own id: the simulator restarts a timer's
@@ -736,40 +734,38 @@ public struct PushPullClient: ClientMachine {
     /// that none of the changed rows can affect (`Query.mayChange`), keeps its result; the
     /// others are patched where the rows changed (`ViewPatch`, with the table's reverse link
     /// index), and evaluated over the whole view only when that cannot be done. Evaluating every
-    /// affected subscription made the cost of a write grow with the database. A patch is written
-    /// into the subscription's spare entries (`ResultSpare`), not into the shown result the
-    /// monitor also holds, which copy on write would have copied whole.
+    /// affected subscription made the cost of a write grow with the database.
+    ///
+    /// The shown result is patched in place: it is taken out of the subscription first, so its
+    /// buffers are held once (the monitor keeps its own copy of what was shown, `ShownEntries`,
+    /// and reads the client's result only while it judges a yield) and a patch writes into them
+    /// instead of copying the whole result. (A second entries buffer kept one patch behind,
+    /// `ResultSpare`, did this while the monitor still held the shown result; bringing it up to
+    /// date cost more than the patch itself.)
     mutating func refreshYields(out: inout ClientOutbox<PushPullUp>) {
         var touched: [EntityID] = []
         let changed = patchView(touched: &touched)
         if changed.isEmpty { return }
-        let table = records
+        // Only the reverse link lists are captured: a closure over the whole table copied it
+        // (a reference count per array it owns) at every call.
+        let incoming = records.incoming
         for i in subs.indices {
             if subs[i].reads.isDisjoint(with: changed) { continue }
-            if let shown = subs[i].shown {
-                // `shown` is the query over the view before `touched` changed (every change of
+            let query = subs[i].query
+            if var work = subs[i].shown {
+                // `work` is the query over the view before `touched` changed (every change of
                 // the view goes through `patchView`, and every patch through here).
-                if !subs[i].query.mayChange(shown, touched: touched, in: view, schema: schema) { continue }
-                subs[i].shown = nil  // held by `shown` (and perhaps the monitor) only
-                var work = shown
-                let fromSpare = subs[i].spare.take(matching: shown, into: &work)
-                var at: [EntityID] = []
-                let patched = ViewPatch.patch(subs[i].query, &work, touched: touched, in: view, schema: schema,
-                                              referrers: { table.referrers(of: $0) }, changedAt: &at)
-                if patched == true {
-                    subs[i].shown = work
-                    subs[i].spare.keep(shown.entries, lag: at)
-                    out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))
-                    continue
-                }
-                // Unchanged, or not patched (`work` untouched): the spare equals `shown`.
-                subs[i].shown = shown
-                if fromSpare { subs[i].spare.keep(work.entries, lag: []) }
+                if !query.mayChange(work, touched: touched, in: view, schema: schema) { continue }
+                subs[i].shown = nil  // `work` is now its only holder: patched in place
+                let patched = ViewPatch.patch(query, &work, touched: touched, in: view, schema: schema,
+                                              referrers: { Int($0.raw) < incoming.count ? incoming[Int($0.raw)] : [] })
+                // Patched, unchanged, or not patched (`work` untouched): it is the result to keep.
+                subs[i].shown = work
+                if patched == true { out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil))) }
                 if patched != nil { continue }
             }
-            if let r = subs[i].query.evaluate(view, unlessEqualTo: subs[i].shown) {
+            if let r = query.evaluate(view, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
-                subs[i].spare.drop()
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))
             }
         }

@@ -123,6 +123,12 @@ public struct PushPullServer: ServerMachine {
     /// skipped, and a row sent twice is one that changed again after its page (seed 004
     /// `syncPullSpace(limit)`, `hasMore`; the client pulls again until it is false).
     func pull(sync: UInt32, since: UInt64?, page: UInt32 = 0) -> PushPullDown {
+        if since == nil, let all = pullEverything(sync: sync, page: page) { return all }
+        return pullWalkingStamps(sync: sync, since: since, page: page)
+    }
+
+    /// `pull(sync:since:page:)` by a walk of the stamps after `since` (every stamp for nil).
+    func pullWalkingStamps(sync: UInt32, since: UInt64?, page: UInt32 = 0) -> PushPullDown {
         var changes: [RemoteRecord] = []
         var deleted: [EntityID] = []
         var lo = 0, hi = stamps.count
@@ -151,6 +157,29 @@ public struct PushPullServer: ServerMachine {
             changes.append(RemoteRecord(entity: e, serverKey: m.serverKey, record: r, updatedAt: m.updatedAt))
         }
         return .pulled(sync: sync, changes: changes, deleted: deleted, timestamp: more ? cursor : version, hasMore: more, page: page)
+    }
+
+    /// A pull from the beginning that fits one page: every live row, in id order, without the
+    /// walk of every stamp ever given (the change log grows with the run, the rows only with
+    /// the data; a client pulls from the beginning at first launch and after every restart
+    /// without persistence). The same answer as the walk: each row with metadata has exactly
+    /// one stamp equal to its version (every stamp takes a new version, and a row's version
+    /// is set with its stamp), tombstones are left out of a pull from the beginning, and the
+    /// page is not full, so nothing is held back and the timestamp is the counter. Nil when
+    /// the rows do not fit one page (the walk then decides the page in stamp order).
+    func pullEverything(sync: UInt32, page: UInt32) -> PushPullDown? {
+        var rows: [EntityID] = []
+        for i in meta.slots.indices where meta.slots[i] != nil {
+            if rows.count == pageSize { return nil }
+            rows.append(EntityID(UInt32(i)))
+        }
+        var changes: [RemoteRecord] = []
+        changes.reserveCapacity(rows.count)
+        for e in rows {
+            guard let r = data[e], let m = meta[e] else { continue }
+            changes.append(RemoteRecord(entity: e, serverKey: m.serverKey, record: r, updatedAt: m.updatedAt))
+        }
+        return .pulled(sync: sync, changes: changes, deleted: [], timestamp: version, hasMore: false, page: page)
     }
 
     func remote(_ e: EntityID) -> RemoteRecord? {

@@ -72,10 +72,11 @@ public struct PushPullTable: Sendable {
         return slots.chunks[c][k]?.record
     }
 
-    /// Whether `e` has a row (read in place, without copying it).
+    /// Whether `e` has a row (read in place, without copying it: presence is told by the
+    /// status, as `row != nil` picks `Optional`'s `==`, which copies the row to compare it).
     @inline(__always) func has(_ e: EntityID) -> Bool {
         let i = Int(e.raw)
-        return i < slots.capacity && slots.chunks[i >> Rows.shift][i & (Rows.chunk - 1)] != nil
+        return i < slots.capacity && slots.chunks[i >> Rows.shift][i & (Rows.chunk - 1)]?.status != nil
     }
 
     /// The row's status, read in place.

@@ -32,8 +32,6 @@ public struct ReferenceClient: ClientMachine {
         var id: SubscriptionID
         var query: Query
         var shown: QueryResult?
-        /// The entries of the result shown before `shown`, to patch the next result into.
-        var spare = ResultSpare()
     }
 
     struct OnceWait: Hashable, Sendable {
@@ -360,40 +358,39 @@ public struct ReferenceClient: ClientMachine {
     /// (`Self.affects`): evaluating it cost a pass over the whole view per subscription per step;
     /// one without an include, or with one level of include, is patched where the dirty slots
     /// are (`ViewPatch`, with the view's reverse link index).
+    ///
+    /// The shown result is patched in place: it is taken out of the subscription first, so its
+    /// buffers are held once (the monitor keeps its own copy of what was shown, `ShownEntries`,
+    /// and reads the client's result only while it judges a yield) and a patch writes into them
+    /// instead of copying the whole result. (A second entries buffer kept one patch behind,
+    /// `ResultSpare`, did this while the monitor still held the shown result; bringing it up to
+    /// date cost more than the patch itself.)
     mutating func yieldChanged(out: inout ClientOutbox<Up>) {
         guard replicaValid else { return }
         var dirty: [Int] = []
         swap(&dirty, &viewDirty)
         for d in dirty { viewLinks.update(d, in: view.store) }
-        let links = viewLinks
+        // Only the reverse link lists are captured: a closure over the whole index copied it
+        // (a reference count per array it owns) at every call.
+        let incoming = viewLinks.incoming
         var touched: [EntityID]?
         for i in subs.indices {
-            if let shown = subs[i].shown {
-                if !Self.affects(dirty, subs[i].query, shown: shown, view: view.store, schema: schema) { continue }
-                // `shown` is the query over the view before the dirty slots changed: patch it
-                // where they are (`ViewPatch`) instead of evaluating it again, into the spare
-                // entries (`ResultSpare`) rather than into the shown ones the monitor also holds.
+            let query = subs[i].query
+            if var work = subs[i].shown {
+                if !Self.affects(dirty, query, shown: work, view: view.store, schema: schema) { continue }
+                // `work` is the query over the view before the dirty slots changed: patch it
+                // where they are (`ViewPatch`) instead of evaluating it again.
                 if touched == nil { touched = dirty.map { EntityID(UInt32($0)) } }
-                subs[i].shown = nil  // held by `shown` (and perhaps the monitor) only
-                var work = shown
-                let fromSpare = subs[i].spare.take(matching: shown, into: &work)
-                var at: [EntityID] = []
-                let changed = ViewPatch.patch(subs[i].query, &work, touched: touched!, in: view.store, schema: schema,
-                                              referrers: { links.referrers(of: $0) }, changedAt: &at)
-                if changed == true {
-                    subs[i].shown = work
-                    subs[i].spare.keep(shown.entries, lag: at)
-                    out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
-                    continue
-                }
-                // Unchanged, or not patched (`work` untouched): the spare equals `shown`.
-                subs[i].shown = shown
-                if fromSpare { subs[i].spare.keep(work.entries, lag: []) }
+                subs[i].shown = nil  // `work` is now its only holder: patched in place
+                let changed = ViewPatch.patch(query, &work, touched: touched!, in: view.store, schema: schema,
+                                              referrers: { Int($0.raw) < incoming.count ? incoming[Int($0.raw)] : [] })
+                // Patched, unchanged, or not patched (`work` untouched): it is the result to keep.
+                subs[i].shown = work
+                if changed == true { out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh))) }
                 if changed != nil { continue }
             }
-            if let r = subs[i].query.evaluate(view.store, unlessEqualTo: subs[i].shown) {
+            if let r = query.evaluate(view.store, unlessEqualTo: subs[i].shown) {
                 subs[i].shown = r
-                subs[i].spare.drop()
                 out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
             }
         }

@@ -107,10 +107,12 @@ public struct ReferenceServer: ServerMachine {
     /// `table.changes(since:)` (every entity whose version is above `v`, in id order), from the
     /// change log: an entity's version is the one of the last transaction that put it, so the
     /// entities above `v` are exactly those the log names after `v`. A long tail (a client
-    /// starting from nothing) scans the table instead.
+    /// starting from nothing) scans the table instead. The tail is found by binary search (the
+    /// versions ascend): walking back to it cost the whole log for a client starting from
+    /// nothing, and the log grows with the run.
     func changes(since v: UInt64) -> [EntityChange] {
-        var k = changeLog.count
-        while k > 0 && changeLog[k - 1].version > v { k -= 1 }
+        var k = 0, hi = changeLog.count
+        while k < hi { let m = (k + hi) / 2; if changeLog[m].version > v { hi = m } else { k = m + 1 } }
         if changeLog.count - k >= table.states.count { return table.changes(since: v) }
         var slots: [Int] = []
         slots.reserveCapacity(changeLog.count - k)

@@ -235,11 +235,17 @@ public struct ReferenceTable: Hashable, Sendable {
                 if !s.manyLinks.isEmpty { s.manyLinks = Array(repeating: [], count: schema.linkCount) }
                 s.version = version
                 put(e, s, schema: schema, journal: &journal)
-                for i in states.indices {
-                    // Tested in place: binding every slot's state to test it copied it (a
-                    // reference count per register array, for every entity, on every delete).
-                    guard states[i]?.deleted == false,
-                          states[i]!.links.contains(e) || states[i]!.manyLinks.contains(where: { $0.contains { $0.target == e && $0.present } }) else { continue }
+                // The live entities linking to `e`, found in the store kept in step with the
+                // registers (a live entity's record has its links, and its has-many targets
+                // present): the same entities as testing every slot's registers, in a pass that
+                // reads each record in place (testing the registers cost a reference count per
+                // register array, for every entity, on every delete). Listed first, then changed
+                // in id order, as before: a put changes only its own slot.
+                var referrers: [Int] = []
+                store.records.withUnsafeBufferPointer { rb in
+                    for i in 0..<rb.count where rb[i]?.namespace != nil && rb[i]!.refers(to: e) { referrers.append(i) }
+                }
+                for i in referrers {
                     var r = states[i]!
                     for l in r.links.indices where r.links[l] == e { r.links[l] = nil }
                     for l in r.manyLinks.indices { r.manyLinks[l].removeAll { $0.target == e } }

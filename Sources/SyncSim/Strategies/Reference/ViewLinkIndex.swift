@@ -26,7 +26,7 @@ struct ViewLinkIndex: Hashable, Sendable {
         if Self.sameTargets(i < targets.count ? targets[i] : [], i, in: store) { return }
         var new: [EntityID] = []
         store.records.withUnsafeBufferPointer { rb in
-            guard i < rb.count, rb[i] != nil else { return }
+            guard i < rb.count, rb[i]?.namespace != nil else { return }
             for t in rb[i]!.links { if let t { new.append(t) } }
             for m in rb[i]!.manyLinks { new.append(contentsOf: m) }
         }

@@ -26,28 +26,18 @@ enum ViewPatch {
     /// and `touched` must be) and returns whether it changed; returns nil, leaving `result`
     /// alone, when the query is not one this patch handles or the change is so wide that one
     /// evaluation is cheaper (the caller then evaluates). `referrers(t)` must list at least
-    /// every entity whose record in `store` links to `t` (by any link).
+    /// every entity whose record in `store` links to `t` (by any link). The entries are edited
+    /// in place: a caller that holds `result` once (the clients take it out of the
+    /// subscription) pays for what changed, not for a copy of the result.
     static func patch(_ query: Query, _ result: inout QueryResult, touched: [EntityID], in store: EntityStore,
                       schema: Schema, referrers: (EntityID) -> [EntityID]) -> Bool? {
-        var ignored: [EntityID] = []
-        return patch(query, &result, touched: touched, in: store, schema: schema, referrers: referrers, changedAt: &ignored)
-    }
-
-    /// `patch(_:_:touched:in:schema:referrers:)`, also appending to `changedAt` (when it patched)
-    /// every entity whose entry may have changed, joined or left (repeats allowed): every other
-    /// entry of `result` is the one it held before. What `ResultSpare` brings an older copy of
-    /// the entries up to date by.
-    static func patch(_ query: Query, _ result: inout QueryResult, touched: [EntityID], in store: EntityStore,
-                      schema: Schema, referrers: (EntityID) -> [EntityID], changedAt: inout [EntityID]) -> Bool? {
         if touched.isEmpty { return false }
         // A wide change (a first pull, a reset) moves many entries: one pass over the store wins.
         if touched.count > 16 && touched.count * 8 > store.records.count { return nil }
         guard let include = query.include else {
             // `Query.patch` changes only the touched entities' entries (a query without an
             // include has no entry but its roots).
-            let r = query.patch(&result, touched: touched, in: store)
-            if r != nil { changedAt.append(contentsOf: touched) }
-            return r
+            return query.patch(&result, touched: touched, in: store)
         }
         guard query.isBasic else { return nil }
         let link: LinkID, forward: Bool
@@ -81,8 +71,6 @@ enum ViewPatch {
             }
             if candidates.count > 16 && candidates.count * 8 > rb.count { return nil }
             candidates.sort()
-            // Every entry that changes below is a candidate's.
-            changedAt.append(contentsOf: candidates)
             var roots: [EntityID] = []
             var entries: [QueryResult.Entry] = []
             // Taken out of `result` so that they are uniquely held and patched in place (and the
@@ -96,7 +84,7 @@ enum ViewPatch {
                 let j = Int(e.raw)
                 let root = isRoot(j)
                 var member = root
-                if !member, j < rb.count, rb[j] != nil {
+                if !member, j < rb.count, rb[j]?.namespace != nil {
                     if forward {
                         for r in referrers(e) where !member {
                             let i = Int(r.raw)
