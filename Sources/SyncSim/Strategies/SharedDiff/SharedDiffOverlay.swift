@@ -18,7 +18,7 @@
 /// unsaved writes, few and changing on every write and save, are laid over on top each time and
 /// rolled back with the store's undo log after the evaluation. Every slot any of this changes
 /// is noted, so the query is re-judged only where it can change (`Query.mayChange`,
-/// `Query.patch`) instead of evaluated over the whole store; and a refresh whose inputs did not
+/// `Query.patchTree`) instead of evaluated over the whole store; and a refresh whose inputs did not
 /// move at all evaluates nothing (`Evaluation`).
 struct SharedDiffOverlay {
     /// The server answer the overlay starts from.
@@ -26,7 +26,7 @@ struct SharedDiffOverlay {
     /// The steps of each save laid over, in order.
     var saves: [[InstantStep]] = []
     /// Each `seen` lookup the laying over made, in order, with its answer.
-    var lookups: [(id: EntityID, record: EntityRecord?)] = []
+    var lookups: [Lookup] = []
     /// `base`'s entries with `saves` applied.
     var store: EntityStore
     /// The slots of `store` the saves changed, each once (`store` holds `base`'s entries
@@ -61,7 +61,7 @@ struct SharedDiffOverlay {
         var unsavedVersion: UInt64
         var processedTxID: UInt64
         /// The `seen` lookups laying the unsaved writes over made, in order, with their answers.
-        var unsavedLookups: [(id: EntityID, record: EntityRecord?)]
+        var unsavedLookups: [Lookup]
         /// The slots the unsaved writes changed: where the store evaluated differed from `store`.
         var unsavedTouched: [EntityID]
         var result: QueryResult
@@ -93,13 +93,41 @@ struct SharedDiffOverlay {
     /// view it gives is still the one a rebuild gives. Saves of one collection laid over
     /// another's view (todos' saves over profiles') look up every entity they send, so with the
     /// exact test every write to one collection rebuilt every other's overlay.
-    static func stands(_ lookup: (id: EntityID, record: EntityRecord?), for query: Query?,
-                       in collections: [SharedDiffClient.Collection]) -> Bool {
+    ///
+    /// A lookup made for an update that applies (`Lookup.assigned`) also stands when the record
+    /// now shown differs from the one found only in fields the update assigns: the update writes
+    /// them before anything reads the slot, so the store holds the same record either way. A save
+    /// sends every field its collection shows, so an edit of an entity another collection's
+    /// overlay took from this one no longer rebuilds that overlay.
+    static func stands(_ lookup: Lookup, for query: Query?, in collections: [SharedDiffClient.Collection]) -> Bool {
         let now = SharedDiffClient.seen(lookup.id, in: collections)
         if let query, query.includes.isEmpty, let was = lookup.record, was.namespace != query.namespace {
             return now?.namespace == was.namespace
         }
-        return now == lookup.record
+        if now == lookup.record { return true }
+        guard let a = lookup.assigned, let was = lookup.record, let now, now.namespace == was.namespace,
+              now.values.count == was.values.count else { return false }
+        for f in 0..<was.values.count where was.values[f] != now.values[f] {
+            var written = false
+            for k in 0..<a.count where Int(a[k].field.raw) == f { written = true; break }
+            if !written { return false }
+        }
+        return was.links == now.links && was.manyLinks == now.manyLinks
+    }
+
+    /// `stands` for a lookup made for a step that writes nothing over what it found.
+    static func stands(_ lookup: (id: EntityID, record: EntityRecord?), for query: Query?,
+                       in collections: [SharedDiffClient.Collection]) -> Bool {
+        stands(Lookup(id: lookup.id, record: lookup.record), for: query, in: collections)
+    }
+
+    /// One `seen` lookup: the entity, what the collections showed (nil: none), and, when the
+    /// step that needed it is an update that applies over that record (the namespace its
+    /// record has, fields valid for the schema), the fields it assigns.
+    struct Lookup {
+        var id: EntityID
+        var record: EntityRecord?
+        var assigned: [FieldAssignment]? = nil
     }
 
     /// Starts a refresh's list of touched slots (`note`).
@@ -183,7 +211,7 @@ struct SharedDiffOverlay {
                       touched: inout [EntityID]) {
         var changed = scratch.take() ?? []
         for j in steps.indices {
-            SharedDiffClient.fill(steps[j].op, in: &store, lookups: &lookups, collections: collections, changed: &changed)
+            SharedDiffClient.fill(steps[j].op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
             SharedDiffClient.applyStep(steps[j].op, to: &store, schema: schema, changed: &changed)
         }
         for i in changed {
@@ -289,10 +317,10 @@ extension SharedDiffClient {
             o.lay(pending[p].steps, collections: collections, schema: schema, touched: &touched)
         }
         var undo = EntityStore.UndoLog()
-        var unsavedLookups: [(id: EntityID, record: EntityRecord?)] = []
+        var unsavedLookups: [SharedDiffOverlay.Lookup] = []
         for u in unsaved {
             for op in u.write.ops {
-                fill(op, in: &o.store, undo: &undo, lookups: &unsavedLookups, collections: collections)
+                fill(op, in: &o.store, undo: &undo, lookups: &unsavedLookups, collections: collections, schema: schema)
                 _ = o.store.apply(op, schema: schema, mode: .upsert, undo: &undo)
             }
         }
@@ -319,12 +347,13 @@ extension SharedDiffClient {
     /// `query.evaluate(store, unlessEqualTo: last)`, given that `last` is the query over a store
     /// that differs from `store` only in the slots `touched`: nil when no touched entity can
     /// change the result, the result patched where they are when the query allows it
-    /// (`Query.mayChange`, `Query.patch`), evaluated in full otherwise.
+    /// (`Query.mayChange`, `Query.patchTree`: also one level of includes, so `posts with
+    /// author` and `profiles with posts` are patched too), evaluated in full otherwise.
     static func judge(_ query: Query, _ last: QueryResult, touched t: [EntityID], in store: EntityStore, schema: Schema) -> QueryResult? {
         if !query.mayChange(last, touched: t, in: store, schema: schema) { return nil }
         // A copy of `last`: patching it writes (and copies its entries) only if it changes.
         var view = last
-        if let changed = query.patch(&view, touched: t, in: store) { return changed ? view : nil }
+        if let changed = query.patchTree(&view, touched: t, in: store) { return changed ? view : nil }
         return query.evaluate(store, unlessEqualTo: last)
     }
 
@@ -341,6 +370,7 @@ extension SharedDiffClient {
     /// entity; for a delete, also the records that linked to it).
     static func applyStep(_ op: Op, to store: inout EntityStore, schema: Schema, changed: inout [Int]) {
         guard case .delete(let e, _) = op else {
+            if changesNothing(op, in: store, schema: schema) { return }
             changed.append(Int(op.entity.raw))
             _ = store.apply(op, schema: schema, mode: .upsert)
             return
@@ -363,25 +393,62 @@ extension SharedDiffClient {
         }
     }
 
+    /// Whether `store.apply(op, schema: schema, mode: .upsert)` (an update, link or unlink) would
+    /// leave the store as it is, told by reading the one record it would write.
+    ///
+    /// Why: a save sends its whole collection as full entities, and laying it over a store that
+    /// already holds those values (its own collection's overlay, a save laid again after a roll
+    /// back, the next snapshot of the same collection) writes nothing; `apply` validated every
+    /// field against the schema first and the slot was then noted as changed, so judged again.
+    /// Exact whatever the validation would say: a step that fails validation also writes
+    /// nothing, and one that passes writes only values that differ (`EntityRecord.assign`,
+    /// `setLink`, `clearLink` report no change when the record already is what they make it).
+    @inline(__always)
+    static func changesNothing(_ op: Op, in store: EntityStore, schema: Schema) -> Bool {
+        switch op {
+        case .update(let e, let ns, let a):
+            let i = Int(e.raw)
+            guard i < store.records.count, let r = store.records[i], r.namespace == ns else { return false }
+            for k in 0..<a.count where r[a[k].field] != a[k].value { return false }
+            return true
+        case .link(let e, let l, let t):
+            // An unknown link is refused (nothing written); otherwise `setLink` changes nothing
+            // when the slot of the link's cardinality already holds the target.
+            guard schema.contains(l) else { return true }
+            let i = Int(e.raw), k = Int(l.raw)
+            // A missing source is refused too.
+            guard i < store.records.count, let r = store.records[i] else { return true }
+            if schema.isMany(l) { return k < r.manyLinks.count && r.manyLinks[k].contains(t) }
+            return k < r.links.count && r.links[k] == t
+        case .unlink(let e, let l, let t):
+            // `apply` clears the link only where the record points at the target.
+            let i = Int(e.raw)
+            guard i < store.records.count, let r = store.records[i] else { return true }
+            return !r.points(l, at: t)
+        case .create, .delete:
+            return false
+        }
+    }
+
     /// The first half of `apply(_:to:collections:schema:)`: puts into `store` the entities `op`
     /// needs that it lacks, from the collections that show them, noting each lookup in `lookups`.
-    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [(id: EntityID, record: EntityRecord?)],
-                     collections: [Collection]) {
+    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [SharedDiffOverlay.Lookup],
+                     collections: [Collection], schema: Schema) {
         var changed: [Int] = []
-        fill(op, in: &store, lookups: &lookups, collections: collections, changed: &changed)
+        fill(op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
     }
 
     /// `fill`, noting in `changed` every slot it writes.
-    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [(id: EntityID, record: EntityRecord?)],
-                     collections: [Collection], changed: inout [Int]) {
+    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [SharedDiffOverlay.Lookup],
+                     collections: [Collection], schema: Schema, changed: inout [Int]) {
         func need(_ e: EntityID) {
             guard !store.contains(e) else { return }
-            let r = seen(e, in: collections)
-            lookups.append((e, r))
-            if let r {
+            let lookup = Self.lookup(e, for: op, in: collections, schema: schema)
+            if let r = lookup.record {
                 store[e] = r
                 changed.append(Int(e.raw))
             }
+            lookups.append(lookup)
         }
         switch op {
         case .update(let e, _, _), .unlink(let e, _, _): need(e)
@@ -392,17 +459,27 @@ extension SharedDiffClient {
 
     /// `fill`, noting in `undo` what it puts (and in `lookups` each lookup, as `fill` does).
     static func fill(_ op: Op, in store: inout EntityStore, undo: inout EntityStore.UndoLog,
-                     lookups: inout [(id: EntityID, record: EntityRecord?)], collections: [Collection]) {
+                     lookups: inout [SharedDiffOverlay.Lookup], collections: [Collection], schema: Schema) {
         func need(_ e: EntityID) {
             guard !store.contains(e) else { return }
-            let r = seen(e, in: collections)
-            lookups.append((e, r))
-            if let r { store.set(e, r, undo: &undo) }
+            let lookup = Self.lookup(e, for: op, in: collections, schema: schema)
+            if let r = lookup.record { store.set(e, r, undo: &undo) }
+            lookups.append(lookup)
         }
         switch op {
         case .update(let e, _, _), .unlink(let e, _, _): need(e)
         case .link(let e, _, let t): need(e); need(t)
         case .create, .delete: break
         }
+    }
+
+    /// The lookup of entity `e` that step `op` needs: what the collections show, and the fields
+    /// the step assigns over it when it is an update that will apply to that record
+    /// (`SharedDiffOverlay.stands`).
+    static func lookup(_ e: EntityID, for op: Op, in collections: [Collection], schema: Schema) -> SharedDiffOverlay.Lookup {
+        let r = seen(e, in: collections)
+        guard case .update(let u, let ns, let a) = op, u == e, let r, r.namespace == ns,
+              EntityStore.validate(a, ns, schema: schema) == nil else { return SharedDiffOverlay.Lookup(id: e, record: r) }
+        return SharedDiffOverlay.Lookup(id: e, record: r, assigned: a)
     }
 }
