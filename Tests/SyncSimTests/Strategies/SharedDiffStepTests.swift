@@ -80,6 +80,40 @@ struct SharedDiffStepTests {
         }
     }
 
+    /// An overlay's delete finds the records linking to the entity among its answer's referrers
+    /// and the slots its saves changed; the store it leaves is the one a scan of every record
+    /// leaves, whatever the saves before it linked or deleted.
+    @Test func anOverlayDeleteLeavesTheStoreAScanLeaves() {
+        let answer = QueryResult(roots: [], entries: Self.store.entities.map { QueryResult.Entry(id: $0.0, record: $0.1) })
+        let p3 = EntityID(3), p4 = EntityID(4), post5 = EntityID(5), post6 = EntityID(6)
+        let saves: [[Op]] = [
+            [.delete(p3, .profiles)],
+            [.link(post6, .author, p3), .delete(p3, .profiles)],
+            [.link(post5, .author, p4), .link(post6, .author, p4), .delete(p4, .profiles), .delete(p3, .profiles)],
+            [.delete(post5, .posts), .delete(p3, .profiles), .delete(EntityID(40), .todos)],
+            [.update(EntityID(7), .posts, []), .link(EntityID(7), .author, p3), .delete(p3, .profiles)],
+        ]
+        for steps in saves {
+            var o = SharedDiffOverlay(base: answer)
+            var touched: [EntityID] = []
+            o.beginTouching()
+            // Laid in two saves, so the second finds the first's writes among the dirty slots.
+            let half = steps.count / 2
+            o.lay(Array(steps[..<half]).map { InstantStep($0, upsert: true) }, collections: [], schema: .default, touched: &touched)
+            o.lay(Array(steps[half...]).map { InstantStep($0, upsert: true) }, collections: [], schema: .default, touched: &touched)
+            var scanned = EntityStore(entriesOf: answer)
+            for op in steps { SharedDiffClient.applyStep(op, to: &scanned, schema: .default) }
+            #expect(o.store == scanned, "\(steps)")
+            // Every slot that differs from the answer is listed as dirty and as touched.
+            for i in 0..<10 {
+                let id = EntityID(UInt32(i))
+                if o.store[id] != answer.record(id) {
+                    #expect(o.dirty.contains(i) && touched.contains(id), "\(steps) slot \(i)")
+                }
+            }
+        }
+    }
+
     func collections(showing record: EntityRecord?, id: EntityID) -> [SharedDiffClient.Collection] {
         var c = SharedDiffClient.Collection(key: .subscription(SubscriptionID(1)), query: Query(.todos))
         var s = EntityStore()

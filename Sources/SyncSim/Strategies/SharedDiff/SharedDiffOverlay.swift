@@ -178,6 +178,7 @@ struct SharedDiffOverlay {
     mutating func rebase(on new: QueryResult, touched: inout [EntityID]) {
         defer { base = new }
         if base.entries == new.entries { return }  // the same buffer (or equal): nothing to do
+        referrers = nil
         var j = 0
         let o = base.entries, n = new.entries
         for k in 0..<n.count {
@@ -211,13 +212,18 @@ struct SharedDiffOverlay {
                       touched: inout [EntityID]) {
         var changed = scratch.take() ?? []
         for j in steps.indices {
+            let from = changed.count
             SharedDiffClient.fill(steps[j].op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
-            SharedDiffClient.applyStep(steps[j].op, to: &store, schema: schema, changed: &changed)
+            if case .delete(let e, _) = steps[j].op {
+                delete(e, changed: &changed)
+            } else {
+                SharedDiffClient.applyStep(steps[j].op, to: &store, schema: schema, changed: &changed)
+            }
+            // Dirty at once (in the order first changed, as if marked after the loop), so a
+            // later delete finds every slot that no longer holds `base`'s entry in `dirty`.
+            for k in from..<changed.count { markDirty(changed[k]) }
         }
-        for i in changed {
-            markDirty(i)
-            note(EntityID(UInt32(i)), in: &touched)
-        }
+        for i in changed { note(EntityID(UInt32(i)), in: &touched) }
         changed.removeAll(keepingCapacity: true)
         scratch = changed
         saves.append(steps)
@@ -225,6 +231,80 @@ struct SharedDiffOverlay {
 
     /// `lay`'s list of changed slots, kept to save an allocation per save laid.
     var scratch: [Int]?
+
+    /// Which entries of `base` link to each entity, built at the first delete laid over this
+    /// answer (nil before, and again once `base` changes).
+    var referrers: ReferrerIndex?
+
+    /// `SharedDiffClient.applyStep` of `.delete(e, _)`, finding the records that link to `e`
+    /// among the entries of `base` that do (`referrers`) and the slots the saves changed
+    /// (`dirty`) instead of reading every record of the store: every other slot holds `base`'s
+    /// entry. A save of a partial collection deletes each tracked entity it does not show, and
+    /// each delete read the whole store, on every laying and every laying again.
+    mutating func delete(_ e: EntityID, changed: inout [Int]) {
+        guard store.contains(e) else { return }
+        store[e] = nil
+        changed.append(Int(e.raw))
+        if referrers == nil { referrers = ReferrerIndex(base) }
+        var refs: [Int] = []
+        var previous = -1
+        referrers!.forEach(of: e) { i in
+            // A record linking twice to `e` is listed twice, in a row.
+            defer { previous = i }
+            if i == previous || (i < isDirty.count && isDirty[i]) { return }
+            if i < store.records.count, store.records[i]?.refers(to: e) == true { refs.append(i) }
+        }
+        for i in dirty where i < store.records.count && store.records[i]?.refers(to: e) == true { refs.append(i) }
+        if refs.isEmpty { return }
+        refs.sort()
+        changed.append(contentsOf: refs)
+        for i in refs {
+            let id = EntityID(UInt32(i))
+            var r = store[id]!
+            store[id] = nil
+            r.removeLinks(to: e)
+            store[id] = r
+        }
+    }
+
+    /// Per entity, the entries of a result whose records link to it, in id order (listed once
+    /// per link): offsets into one flat list, built in two passes over the entries.
+    struct ReferrerIndex {
+        var start: [Int32] = []
+        var list: [Int32] = []
+
+        init(_ result: QueryResult) {
+            result.entries.withUnsafeBufferPointer { b in
+                var top = -1
+                for k in 0..<b.count {
+                    for t in b[k].record.links { if let t { top = max(top, Int(t.raw)) } }
+                    for m in b[k].record.manyLinks { for t in m { top = max(top, Int(t.raw)) } }
+                }
+                guard top >= 0 else { return }
+                var count = [Int32](repeating: 0, count: top + 2)
+                for k in 0..<b.count {
+                    for t in b[k].record.links { if let t { count[Int(t.raw) + 1] += 1 } }
+                    for m in b[k].record.manyLinks { for t in m { count[Int(t.raw) + 1] += 1 } }
+                }
+                for i in 1..<count.count { count[i] += count[i - 1] }
+                start = count
+                var fill = count
+                list = [Int32](repeating: 0, count: Int(count[count.count - 1]))
+                for k in 0..<b.count {
+                    let id = Int32(b[k].id.raw)
+                    for t in b[k].record.links { if let t { list[Int(fill[Int(t.raw)])] = id; fill[Int(t.raw)] += 1 } }
+                    for m in b[k].record.manyLinks { for t in m { list[Int(fill[Int(t.raw)])] = id; fill[Int(t.raw)] += 1 } }
+                }
+            }
+        }
+
+        /// Calls `body` with each entry linking to `e` (once per link), ascending.
+        func forEach(of e: EntityID, _ body: (Int) -> Void) {
+            let t = Int(e.raw)
+            guard t + 1 < start.count else { return }
+            for k in Int(start[t])..<Int(start[t + 1]) { body(Int(list[k])) }
+        }
+    }
 
     init(base: QueryResult) {
         self.base = base
