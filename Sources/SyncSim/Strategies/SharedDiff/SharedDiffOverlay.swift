@@ -27,6 +27,11 @@ struct SharedDiffOverlay {
     var saves: [[InstantStep]] = []
     /// Each `seen` lookup the laying over made, in order, with its answer.
     var lookups: [Lookup] = []
+    /// Per entity, the position in `lookups` of its last lookup (-1: none), and per lookup the
+    /// position of the entity's lookup before it: finds the lookups of the entities changed
+    /// since `verifiedAt` (`SharedDiffSeenChanges`) without reading every lookup.
+    var lookupLast: [Int32] = []
+    var lookupPrevious: [Int32] = []
     /// `base`'s entries with `saves` applied.
     var store: EntityStore
     /// The slots of `store` the saves changed, each once (`store` holds `base`'s entries
@@ -71,11 +76,11 @@ struct SharedDiffOverlay {
     /// result again, and `shown` is that result. Marks the lookups checked at `shownVersion`.
     mutating func isUnchanged(base: QueryResult, processedTxID: UInt64, versions: (pending: UInt64, unsaved: UInt64),
                               shown: QueryResult?, query: Query, collections: [SharedDiffClient.Collection],
-                              shownVersion: UInt64?) -> Bool {
+                              shownVersion: UInt64?, changes: SharedDiffSeenChanges? = nil) -> Bool {
         guard let e = evaluated, e.pendingVersion == versions.pending, e.unsavedVersion == versions.unsaved,
               e.processedTxID == processedTxID, let shown, self.base == base, e.result == shown else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
-        for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
+        if !lookupsStand(for: query, in: collections, changes: changes) { return false }
         for j in e.unsavedLookups.indices where !Self.stands(e.unsavedLookups[j], for: query, in: collections) { return false }
         verifiedAt = shownVersion
         return true
@@ -170,7 +175,9 @@ struct SharedDiffOverlay {
         }
         dirty.removeAll(keepingCapacity: true)
         saves.removeAll(keepingCapacity: true)
+        for k in lookups.indices { lookupLast[Int(lookups[k].id.raw)] = -1 }
         lookups.removeAll(keepingCapacity: true)
+        lookupPrevious.removeAll(keepingCapacity: true)
     }
 
     /// Brings a store without saves from `base`'s entries to `new`'s: a merge walk over both
@@ -224,6 +231,7 @@ struct SharedDiffOverlay {
             for k in from..<changed.count { markDirty(changed[k]) }
         }
         for i in changed { note(EntityID(UInt32(i)), in: &touched) }
+        indexLookups()
         changed.removeAll(keepingCapacity: true)
         scratch = changed
         saves.append(steps)
@@ -314,7 +322,8 @@ struct SharedDiffOverlay {
     /// Whether the overlay can be extended into the one for `base` and the visible saves of
     /// `pending` (those the server answer at `processedTxID` does not reflect yet).
     func isPrefix(base: QueryResult, pending: [SharedDiffClient.SaveMutation], processedTxID: UInt64,
-                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil) -> Bool {
+                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil,
+                  changes: SharedDiffSeenChanges? = nil) -> Bool {
         guard self.base == base else { return false }
         var k = 0
         // By index: iterating would copy each save out of the array (a retain and a release per
@@ -326,6 +335,34 @@ struct SharedDiffOverlay {
         }
         guard k == saves.count else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
+        return lookupsStand(for: query, in: collections, changes: changes)
+    }
+
+    /// Lists the lookups `lay` added in `lookupLast`/`lookupPrevious`.
+    mutating func indexLookups() {
+        for k in lookupPrevious.count..<lookups.count {
+            let i = Int(lookups[k].id.raw)
+            if i >= lookupLast.count { lookupLast.append(contentsOf: repeatElement(-1, count: i - lookupLast.count + 1)) }
+            lookupPrevious.append(lookupLast[i])
+            lookupLast[i] = Int32(k)
+        }
+    }
+
+    /// Whether every lookup still stands (`stands`): only those of the entities `changes` lists
+    /// as changed since `verifiedAt` when it lists them all (every other entity shows what it
+    /// showed when they were last checked), else every one.
+    func lookupsStand(for query: Query?, in collections: [SharedDiffClient.Collection], changes: SharedDiffSeenChanges?) -> Bool {
+        if let changes, let v = verifiedAt, let ids = changes.changed(after: v) {
+            for id in ids {
+                let i = Int(id.raw)
+                var k = i < lookupLast.count ? Int(lookupLast[i]) : -1
+                while k >= 0 {
+                    if !Self.stands(lookups[k], for: query, in: collections) { return false }
+                    k = Int(lookupPrevious[k])
+                }
+            }
+            return true
+        }
         for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
         return true
     }
@@ -346,7 +383,7 @@ extension SharedDiffClient {
     /// `versions` are the client's `pendingVersion` and `unsavedVersion` (nil: do not skip an
     /// evaluation whose inputs did not move, `SharedDiffOverlay.Evaluation`).
     static func view(of c: Collection, overlay: inout SharedDiffOverlay?, shownVersion: UInt64? = nil,
-                     versions: (pending: UInt64, unsaved: UInt64)? = nil,
+                     changes: SharedDiffSeenChanges? = nil, versions: (pending: UInt64, unsaved: UInt64)? = nil,
                      unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
                      unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
         guard let base = c.server else {
@@ -354,7 +391,8 @@ extension SharedDiffClient {
             return shown == .empty ? nil : .empty
         }
         if let versions, overlay?.isUnchanged(base: base, processedTxID: c.processedTxID, versions: versions, shown: shown,
-                                              query: c.query, collections: collections, shownVersion: shownVersion) == true {
+                                              query: c.query, collections: collections, shownVersion: shownVersion,
+                                              changes: changes) == true {
             return nil
         }
         var anyVisible = false
@@ -372,7 +410,8 @@ extension SharedDiffClient {
         var incremental = false
         if overlay != nil {
             let prefix = overlay!.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
-                                           collections: collections, shownVersion: shownVersion, query: c.query)
+                                           collections: collections, shownVersion: shownVersion, query: c.query,
+                                           changes: changes)
             o = overlay.take()!
             o.beginTouching()
             if let e = o.evaluated, let shown, e.result == shown {

@@ -95,14 +95,15 @@ extension SharedDiffClient {
             // Through the buffer, and swapped back: reading `cols[i]` as an argument copied the
             // collection, and assigning the overlay back copied it too.
             let fresh = cols.withUnsafeBufferPointer { b in
-                Self.view(of: b[i], overlay: &overlay, shownVersion: shownVersion,
+                Self.view(of: b[i], overlay: &overlay, shownVersion: shownVersion, changes: seenChanges,
                           versions: (pendingVersion, unsavedVersion), unlessEqualTo: b[i].shown,
                           collections: cols, pending: pending, unsaved: unsaved, schema: schema)
             }
             swap(&overlay, &cols[i].overlay)
             if let view = fresh {
-                cols[i].shown = view
                 shownVersion &+= 1
+                seenChanges.note(from: cols[i].shown, to: view, at: shownVersion)
+                cols[i].shown = view
                 out(.event(.subscriptionYielded(SubscriptionID(UInt32(cols[i].key.raw)), fromCache: cols[i].fromCache)))
             }
         }
