@@ -12,9 +12,14 @@
 ///  - the saves the cache laid over are, in order, a prefix of the saves now visible (their step
 ///    arrays compare equal, again by identity in practice);
 ///  - every `seen` lookup the laying over made (an entity a step needs and the store lacks, taken
-///    from the collection that shows it) still gives the same answer.
+///    from the collection that shows it) still stands (`stands`: the same answer, or one that
+///    differs only where the update needing it writes); only the lookups of entities whose
+///    shown records changed since they were last checked are checked (`SharedDiffSeenChanges`).
 /// Otherwise the store is rolled back to its answer (`dirty`: the only slots the saves changed),
-/// brought to the new answer where the two differ, and the visible saves laid over again. The
+/// brought to the new answer where the two differ, and the visible saves laid over again. A
+/// step that would write nothing (most of them: a save re-sends its whole collection) is
+/// skipped without being applied or noted (`SharedDiffClient.changesNothing`), and a delete
+/// finds the records linking to its entity without reading the whole store (`delete`). The
 /// unsaved writes, few and changing on every write and save, are laid over on top each time and
 /// rolled back with the store's undo log after the evaluation. Every slot any of this changes
 /// is noted, so the query is re-judged only where it can change (`Query.mayChange`,
