@@ -225,14 +225,11 @@ struct SharedDiffOverlay {
         var changed = scratch.take() ?? []
         for j in steps.indices {
             let from = changed.count
-            // One copy of the step's op (a retain of what it carries), read three times.
-            let op = steps[j].op
-            if case .delete(let e, _) = op {
-                // A delete needs no entity from the collections (`fill` does nothing).
+            SharedDiffClient.fill(steps[j].op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
+            if case .delete(let e, _) = steps[j].op {
                 delete(e, changed: &changed)
             } else {
-                SharedDiffClient.fill(op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
-                SharedDiffClient.applyStep(op, to: &store, schema: schema, changed: &changed)
+                SharedDiffClient.applyStep(steps[j].op, to: &store, schema: schema, changed: &changed)
             }
             // Dirty at once (in the order first changed, as if marked after the loop), so a
             // later delete finds every slot that no longer holds `base`'s entry in `dirty`.
