@@ -406,28 +406,18 @@ extension SharedDiffClient {
             overlay = nil
             return shown == base ? nil : base
         }
-        // Changed where it is (`overlay!`, the only reference, so its store changes in place):
-        // taking it out and putting it back copied the whole overlay twice per view.
-        let fresh = overlay == nil
-        if fresh { overlay = SharedDiffOverlay(base: base) }
-        return refresh(&overlay!, fresh: fresh, of: c, base: base, shownVersion: shownVersion, changes: changes, versions: versions,
-                       unlessEqualTo: shown, collections: collections, pending: pending, unsaved: unsaved, schema: schema)
-    }
-
-    /// The body of `view(of:overlay:...)` over an overlay `o` of `base` (`fresh`: just made).
-    static func refresh(_ o: inout SharedDiffOverlay, fresh: Bool, of c: Collection, base: QueryResult, shownVersion: UInt64?,
-                        changes: SharedDiffSeenChanges?, versions: (pending: UInt64, unsaved: UInt64)?,
-                        unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
-                        unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
+        // Taken out of `overlay`, so `o` holds the only reference and its store changes in place.
         // `touched`: the slots where the store evaluated now may differ from the one `shown`
         // was evaluated over; `incremental`: whether `shown` was evaluated over this overlay's
         // store (otherwise evaluate in full).
+        var o: SharedDiffOverlay
         var touched: [EntityID] = []
         var incremental = false
-        if !fresh {
-            let prefix = o.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
-                                    collections: collections, shownVersion: shownVersion, query: c.query,
-                                    changes: changes)
+        if overlay != nil {
+            let prefix = overlay!.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
+                                           collections: collections, shownVersion: shownVersion, query: c.query,
+                                           changes: changes)
+            o = overlay.take()!
             o.beginTouching()
             if let e = o.evaluated, let shown, e.result == shown {
                 incremental = true
@@ -440,6 +430,7 @@ extension SharedDiffClient {
                 o.rebase(on: base, touched: &touched)
             }
         } else {
+            o = SharedDiffOverlay(base: base)
             o.beginTouching()
         }
         o.evaluated = nil
@@ -473,6 +464,7 @@ extension SharedDiffClient {
                                                        processedTxID: c.processedTxID, unsavedLookups: unsavedLookups,
                                                        unsavedTouched: unsavedTouched, result: result)
         }
+        overlay = o
         return r
     }
 
@@ -539,11 +531,9 @@ extension SharedDiffClient {
     static func changesNothing(_ op: Op, in store: EntityStore, schema: Schema) -> Bool {
         switch op {
         case .update(let e, let ns, let a):
-            // Read in place (`records[i]?…`): binding the record would copy it (a retain and a
-            // release per array it owns) for every step laid.
             let i = Int(e.raw)
-            guard i < store.records.count, store.records[i]?.namespace == ns else { return false }
-            for k in 0..<a.count where store.records[i]?[a[k].field] != a[k].value { return false }
+            guard i < store.records.count, let r = store.records[i], r.namespace == ns else { return false }
+            for k in 0..<a.count where r[a[k].field] != a[k].value { return false }
             return true
         case .link(let e, let l, let t):
             // An unknown link is refused (nothing written); otherwise `setLink` changes nothing
@@ -551,14 +541,14 @@ extension SharedDiffClient {
             guard schema.contains(l) else { return true }
             let i = Int(e.raw), k = Int(l.raw)
             // A missing source is refused too.
-            guard i < store.records.count, store.records[i]?.namespace != nil else { return true }
-            if schema.isMany(l) { return k < store.records[i]!.manyLinks.count && store.records[i]!.manyLinks[k].contains(t) }
-            return k < store.records[i]!.links.count && store.records[i]!.links[k] == t
+            guard i < store.records.count, let r = store.records[i] else { return true }
+            if schema.isMany(l) { return k < r.manyLinks.count && r.manyLinks[k].contains(t) }
+            return k < r.links.count && r.links[k] == t
         case .unlink(let e, let l, let t):
             // `apply` clears the link only where the record points at the target.
             let i = Int(e.raw)
-            guard i < store.records.count, store.records[i]?.namespace != nil else { return true }
-            return !store.records[i]!.points(l, at: t)
+            guard i < store.records.count, let r = store.records[i] else { return true }
+            return !r.points(l, at: t)
         case .create, .delete:
             return false
         }
