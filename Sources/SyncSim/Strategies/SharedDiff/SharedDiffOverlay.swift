@@ -225,11 +225,14 @@ struct SharedDiffOverlay {
         var changed = scratch.take() ?? []
         for j in steps.indices {
             let from = changed.count
-            SharedDiffClient.fill(steps[j].op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
-            if case .delete(let e, _) = steps[j].op {
+            // One copy of the step's op (a retain of what it carries), read three times.
+            let op = steps[j].op
+            if case .delete(let e, _) = op {
+                // A delete needs no entity from the collections (`fill` does nothing).
                 delete(e, changed: &changed)
             } else {
-                SharedDiffClient.applyStep(steps[j].op, to: &store, schema: schema, changed: &changed)
+                SharedDiffClient.fill(op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
+                SharedDiffClient.applyStep(op, to: &store, schema: schema, changed: &changed)
             }
             // Dirty at once (in the order first changed, as if marked after the loop), so a
             // later delete finds every slot that no longer holds `base`'s entry in `dirty`.
@@ -406,18 +409,28 @@ extension SharedDiffClient {
             overlay = nil
             return shown == base ? nil : base
         }
-        // Taken out of `overlay`, so `o` holds the only reference and its store changes in place.
+        // Changed where it is (`overlay!`, the only reference, so its store changes in place):
+        // taking it out and putting it back copied the whole overlay twice per view.
+        let fresh = overlay == nil
+        if fresh { overlay = SharedDiffOverlay(base: base) }
+        return refresh(&overlay!, fresh: fresh, of: c, base: base, shownVersion: shownVersion, changes: changes, versions: versions,
+                       unlessEqualTo: shown, collections: collections, pending: pending, unsaved: unsaved, schema: schema)
+    }
+
+    /// The body of `view(of:overlay:...)` over an overlay `o` of `base` (`fresh`: just made).
+    static func refresh(_ o: inout SharedDiffOverlay, fresh: Bool, of c: Collection, base: QueryResult, shownVersion: UInt64?,
+                        changes: SharedDiffSeenChanges?, versions: (pending: UInt64, unsaved: UInt64)?,
+                        unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
+                        unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
         // `touched`: the slots where the store evaluated now may differ from the one `shown`
         // was evaluated over; `incremental`: whether `shown` was evaluated over this overlay's
         // store (otherwise evaluate in full).
-        var o: SharedDiffOverlay
         var touched: [EntityID] = []
         var incremental = false
-        if overlay != nil {
-            let prefix = overlay!.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
-                                           collections: collections, shownVersion: shownVersion, query: c.query,
-                                           changes: changes)
-            o = overlay.take()!
+        if !fresh {
+            let prefix = o.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
+                                    collections: collections, shownVersion: shownVersion, query: c.query,
+                                    changes: changes)
             o.beginTouching()
             if let e = o.evaluated, let shown, e.result == shown {
                 incremental = true
@@ -430,7 +443,6 @@ extension SharedDiffClient {
                 o.rebase(on: base, touched: &touched)
             }
         } else {
-            o = SharedDiffOverlay(base: base)
             o.beginTouching()
         }
         o.evaluated = nil
@@ -464,7 +476,6 @@ extension SharedDiffClient {
                                                        processedTxID: c.processedTxID, unsavedLookups: unsavedLookups,
                                                        unsavedTouched: unsavedTouched, result: result)
         }
-        overlay = o
         return r
     }
 
