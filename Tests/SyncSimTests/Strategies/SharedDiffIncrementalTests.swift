@@ -34,8 +34,9 @@ struct SharedDiffIncrementalTests {
                                              collections: inner.collections, pending: inner.pending, unsaved: inner.unsaved,
                                              schema: inner.schema) == nil
                 var again = c.overlay
+                // With the client's list of changed entities: lookups of other entities are trusted.
                 let incremental = SharedDiffClient.view(of: c, overlay: &again, shownVersion: inner.shownVersion,
-                                                        versions: (inner.pendingVersion, inner.unsavedVersion),
+                                                        changes: inner.seenChanges, versions: (inner.pendingVersion, inner.unsavedVersion),
                                                         unlessEqualTo: c.shown, collections: inner.collections,
                                                         pending: inner.pending, unsaved: inner.unsaved, schema: inner.schema) ?? c.shown
                 let scratch = inner.view(of: c)

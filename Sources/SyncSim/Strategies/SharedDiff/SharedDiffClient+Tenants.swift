@@ -17,7 +17,7 @@ extension SharedDiffClient {
             collections[i].saveWrites = []
             collections[i].overlay = nil
         }
-        shownVersion &+= 1
+        collectionsChanged()
         for m in pending { timeouts.answered(m.eventID, out: &out) }
         pending.removeAll()
         unsaved.removeAll()

@@ -77,6 +77,9 @@ public struct SharedDiffClient: ClientMachine {
     /// collection came or went. An overlay whose lookups were checked at this version needs no
     /// second check (`SharedDiffOverlay.verifiedAt`).
     var shownVersion: UInt64 = 0
+    /// The entities whose `seen` answer changed at each `shownVersion` since the last change
+    /// it cannot list entity by entity (`SharedDiffSeenChanges`).
+    var seenChanges = SharedDiffSeenChanges()
     var cache: [InstantClient.CachedResult] = []
 
     static let reconnectTimer = ReactorConnection.reconnectTimer
@@ -178,7 +181,7 @@ public struct SharedDiffClient: ClientMachine {
             guard let i = collections.firstIndex(where: { $0.key == k }) else { return }
             if k.isOnce {
                 let c = collections.remove(at: i)
-                shownVersion &+= 1
+                collectionsChanged()
                 out(.send(.removeQuery(k)))
                 remember(c.query, r, tx, out: &out)
                 out(.event(.queryOnceResult(QueryRequestID(UInt32(k.raw & 0xFFFF_FFFF)))))
@@ -238,7 +241,7 @@ public struct SharedDiffClient: ClientMachine {
             }
             collections.append(c)
             collections.sort { $0.key < $1.key }
-            shownVersion &+= 1
+            collectionsChanged()
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
             refreshViews(out: &out)
         case .unsubscribe(let s):
@@ -248,7 +251,7 @@ public struct SharedDiffClient: ClientMachine {
             }
             if !collections[i].saveDue.isEmpty { out(.cancelTimer(Self.saveTimer(s))) }
             collections.remove(at: i)
-            shownVersion &+= 1
+            collectionsChanged()
             // The collection is gone before its save ran: nothing will save it from here.
             settleOwed(by: s)
             if status == .authenticated { out(.send(.removeQuery(.subscription(s)))) }
@@ -262,7 +265,7 @@ public struct SharedDiffClient: ClientMachine {
             let c = Collection(key: .once(r), query: q)
             collections.append(c)
             collections.sort { $0.key < $1.key }
-            shownVersion &+= 1
+            collectionsChanged()
             if status == .authenticated { out(.send(.addQuery(c.key, q))) }
         case .resolveConflict, .forceSync, .syncNow:
             out(.event(.invalidInput("sharedDiff has no conflict prompts or forced sync: \(cmd)")))
@@ -308,6 +311,13 @@ public struct SharedDiffClient: ClientMachine {
         let before = pending.count
         pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
         if pending.count != before { persist(out: &out) }
+    }
+
+    /// A collection came or went, or every collection lost its value: what the collections show
+    /// changed in a way `seenChanges` does not list entity by entity.
+    mutating func collectionsChanged() {
+        shownVersion &+= 1
+        seenChanges.forget(upTo: shownVersion)
     }
 
     mutating func persist(out: inout ClientOutbox<InstantUp>) {

@@ -12,13 +12,18 @@
 ///  - the saves the cache laid over are, in order, a prefix of the saves now visible (their step
 ///    arrays compare equal, again by identity in practice);
 ///  - every `seen` lookup the laying over made (an entity a step needs and the store lacks, taken
-///    from the collection that shows it) still gives the same answer.
+///    from the collection that shows it) still stands (`stands`: the same answer, or one that
+///    differs only where the update needing it writes); only the lookups of entities whose
+///    shown records changed since they were last checked are checked (`SharedDiffSeenChanges`).
 /// Otherwise the store is rolled back to its answer (`dirty`: the only slots the saves changed),
-/// brought to the new answer where the two differ, and the visible saves laid over again. The
+/// brought to the new answer where the two differ, and the visible saves laid over again. A
+/// step that would write nothing (most of them: a save re-sends its whole collection) is
+/// skipped without being applied or noted (`SharedDiffClient.changesNothing`), and a delete
+/// finds the records linking to its entity without reading the whole store (`delete`). The
 /// unsaved writes, few and changing on every write and save, are laid over on top each time and
 /// rolled back with the store's undo log after the evaluation. Every slot any of this changes
 /// is noted, so the query is re-judged only where it can change (`Query.mayChange`,
-/// `Query.patch`) instead of evaluated over the whole store; and a refresh whose inputs did not
+/// `Query.patchTree`) instead of evaluated over the whole store; and a refresh whose inputs did not
 /// move at all evaluates nothing (`Evaluation`).
 struct SharedDiffOverlay {
     /// The server answer the overlay starts from.
@@ -26,7 +31,12 @@ struct SharedDiffOverlay {
     /// The steps of each save laid over, in order.
     var saves: [[InstantStep]] = []
     /// Each `seen` lookup the laying over made, in order, with its answer.
-    var lookups: [(id: EntityID, record: EntityRecord?)] = []
+    var lookups: [Lookup] = []
+    /// Per entity, the position in `lookups` of its last lookup (-1: none), and per lookup the
+    /// position of the entity's lookup before it: finds the lookups of the entities changed
+    /// since `verifiedAt` (`SharedDiffSeenChanges`) without reading every lookup.
+    var lookupLast: [Int32] = []
+    var lookupPrevious: [Int32] = []
     /// `base`'s entries with `saves` applied.
     var store: EntityStore
     /// The slots of `store` the saves changed, each once (`store` holds `base`'s entries
@@ -61,7 +71,7 @@ struct SharedDiffOverlay {
         var unsavedVersion: UInt64
         var processedTxID: UInt64
         /// The `seen` lookups laying the unsaved writes over made, in order, with their answers.
-        var unsavedLookups: [(id: EntityID, record: EntityRecord?)]
+        var unsavedLookups: [Lookup]
         /// The slots the unsaved writes changed: where the store evaluated differed from `store`.
         var unsavedTouched: [EntityID]
         var result: QueryResult
@@ -71,11 +81,11 @@ struct SharedDiffOverlay {
     /// result again, and `shown` is that result. Marks the lookups checked at `shownVersion`.
     mutating func isUnchanged(base: QueryResult, processedTxID: UInt64, versions: (pending: UInt64, unsaved: UInt64),
                               shown: QueryResult?, query: Query, collections: [SharedDiffClient.Collection],
-                              shownVersion: UInt64?) -> Bool {
+                              shownVersion: UInt64?, changes: SharedDiffSeenChanges? = nil) -> Bool {
         guard let e = evaluated, e.pendingVersion == versions.pending, e.unsavedVersion == versions.unsaved,
               e.processedTxID == processedTxID, let shown, self.base == base, e.result == shown else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
-        for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
+        if !lookupsStand(for: query, in: collections, changes: changes) { return false }
         for j in e.unsavedLookups.indices where !Self.stands(e.unsavedLookups[j], for: query, in: collections) { return false }
         verifiedAt = shownVersion
         return true
@@ -93,13 +103,41 @@ struct SharedDiffOverlay {
     /// view it gives is still the one a rebuild gives. Saves of one collection laid over
     /// another's view (todos' saves over profiles') look up every entity they send, so with the
     /// exact test every write to one collection rebuilt every other's overlay.
-    static func stands(_ lookup: (id: EntityID, record: EntityRecord?), for query: Query?,
-                       in collections: [SharedDiffClient.Collection]) -> Bool {
+    ///
+    /// A lookup made for an update that applies (`Lookup.assigned`) also stands when the record
+    /// now shown differs from the one found only in fields the update assigns: the update writes
+    /// them before anything reads the slot, so the store holds the same record either way. A save
+    /// sends every field its collection shows, so an edit of an entity another collection's
+    /// overlay took from this one no longer rebuilds that overlay.
+    static func stands(_ lookup: Lookup, for query: Query?, in collections: [SharedDiffClient.Collection]) -> Bool {
         let now = SharedDiffClient.seen(lookup.id, in: collections)
         if let query, query.includes.isEmpty, let was = lookup.record, was.namespace != query.namespace {
             return now?.namespace == was.namespace
         }
-        return now == lookup.record
+        if now == lookup.record { return true }
+        guard let a = lookup.assigned, let was = lookup.record, let now, now.namespace == was.namespace,
+              now.values.count == was.values.count else { return false }
+        for f in 0..<was.values.count where was.values[f] != now.values[f] {
+            var written = false
+            for k in 0..<a.count where Int(a[k].field.raw) == f { written = true; break }
+            if !written { return false }
+        }
+        return was.links == now.links && was.manyLinks == now.manyLinks
+    }
+
+    /// `stands` for a lookup made for a step that writes nothing over what it found.
+    static func stands(_ lookup: (id: EntityID, record: EntityRecord?), for query: Query?,
+                       in collections: [SharedDiffClient.Collection]) -> Bool {
+        stands(Lookup(id: lookup.id, record: lookup.record), for: query, in: collections)
+    }
+
+    /// One `seen` lookup: the entity, what the collections showed (nil: none), and, when the
+    /// step that needed it is an update that applies over that record (the namespace its
+    /// record has, fields valid for the schema), the fields it assigns.
+    struct Lookup {
+        var id: EntityID
+        var record: EntityRecord?
+        var assigned: [FieldAssignment]? = nil
     }
 
     /// Starts a refresh's list of touched slots (`note`).
@@ -142,7 +180,9 @@ struct SharedDiffOverlay {
         }
         dirty.removeAll(keepingCapacity: true)
         saves.removeAll(keepingCapacity: true)
+        for k in lookups.indices { lookupLast[Int(lookups[k].id.raw)] = -1 }
         lookups.removeAll(keepingCapacity: true)
+        lookupPrevious.removeAll(keepingCapacity: true)
     }
 
     /// Brings a store without saves from `base`'s entries to `new`'s: a merge walk over both
@@ -150,6 +190,7 @@ struct SharedDiffOverlay {
     mutating func rebase(on new: QueryResult, touched: inout [EntityID]) {
         defer { base = new }
         if base.entries == new.entries { return }  // the same buffer (or equal): nothing to do
+        referrers = nil
         var j = 0
         let o = base.entries, n = new.entries
         for k in 0..<n.count {
@@ -183,13 +224,22 @@ struct SharedDiffOverlay {
                       touched: inout [EntityID]) {
         var changed = scratch.take() ?? []
         for j in steps.indices {
-            SharedDiffClient.fill(steps[j].op, in: &store, lookups: &lookups, collections: collections, changed: &changed)
-            SharedDiffClient.applyStep(steps[j].op, to: &store, schema: schema, changed: &changed)
+            let from = changed.count
+            // One copy of the step's op (a retain of what it carries), read three times.
+            let op = steps[j].op
+            if case .delete(let e, _) = op {
+                // A delete needs no entity from the collections (`fill` does nothing).
+                delete(e, changed: &changed)
+            } else {
+                SharedDiffClient.fill(op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
+                SharedDiffClient.applyStep(op, to: &store, schema: schema, changed: &changed)
+            }
+            // Dirty at once (in the order first changed, as if marked after the loop), so a
+            // later delete finds every slot that no longer holds `base`'s entry in `dirty`.
+            for k in from..<changed.count { markDirty(changed[k]) }
         }
-        for i in changed {
-            markDirty(i)
-            note(EntityID(UInt32(i)), in: &touched)
-        }
+        for i in changed { note(EntityID(UInt32(i)), in: &touched) }
+        indexLookups()
         changed.removeAll(keepingCapacity: true)
         scratch = changed
         saves.append(steps)
@@ -197,6 +247,80 @@ struct SharedDiffOverlay {
 
     /// `lay`'s list of changed slots, kept to save an allocation per save laid.
     var scratch: [Int]?
+
+    /// Which entries of `base` link to each entity, built at the first delete laid over this
+    /// answer (nil before, and again once `base` changes).
+    var referrers: ReferrerIndex?
+
+    /// `SharedDiffClient.applyStep` of `.delete(e, _)`, finding the records that link to `e`
+    /// among the entries of `base` that do (`referrers`) and the slots the saves changed
+    /// (`dirty`) instead of reading every record of the store: every other slot holds `base`'s
+    /// entry. A save of a partial collection deletes each tracked entity it does not show, and
+    /// each delete read the whole store, on every laying and every laying again.
+    mutating func delete(_ e: EntityID, changed: inout [Int]) {
+        guard store.contains(e) else { return }
+        store[e] = nil
+        changed.append(Int(e.raw))
+        if referrers == nil { referrers = ReferrerIndex(base) }
+        var refs: [Int] = []
+        var previous = -1
+        referrers!.forEach(of: e) { i in
+            // A record linking twice to `e` is listed twice, in a row.
+            defer { previous = i }
+            if i == previous || (i < isDirty.count && isDirty[i]) { return }
+            if i < store.records.count, store.records[i]?.refers(to: e) == true { refs.append(i) }
+        }
+        for i in dirty where i < store.records.count && store.records[i]?.refers(to: e) == true { refs.append(i) }
+        if refs.isEmpty { return }
+        refs.sort()
+        changed.append(contentsOf: refs)
+        for i in refs {
+            let id = EntityID(UInt32(i))
+            var r = store[id]!
+            store[id] = nil
+            r.removeLinks(to: e)
+            store[id] = r
+        }
+    }
+
+    /// Per entity, the entries of a result whose records link to it, in id order (listed once
+    /// per link): offsets into one flat list, built in two passes over the entries.
+    struct ReferrerIndex {
+        var start: [Int32] = []
+        var list: [Int32] = []
+
+        init(_ result: QueryResult) {
+            result.entries.withUnsafeBufferPointer { b in
+                var top = -1
+                for k in 0..<b.count {
+                    for t in b[k].record.links { if let t { top = max(top, Int(t.raw)) } }
+                    for m in b[k].record.manyLinks { for t in m { top = max(top, Int(t.raw)) } }
+                }
+                guard top >= 0 else { return }
+                var count = [Int32](repeating: 0, count: top + 2)
+                for k in 0..<b.count {
+                    for t in b[k].record.links { if let t { count[Int(t.raw) + 1] += 1 } }
+                    for m in b[k].record.manyLinks { for t in m { count[Int(t.raw) + 1] += 1 } }
+                }
+                for i in 1..<count.count { count[i] += count[i - 1] }
+                start = count
+                var fill = count
+                list = [Int32](repeating: 0, count: Int(count[count.count - 1]))
+                for k in 0..<b.count {
+                    let id = Int32(b[k].id.raw)
+                    for t in b[k].record.links { if let t { list[Int(fill[Int(t.raw)])] = id; fill[Int(t.raw)] += 1 } }
+                    for m in b[k].record.manyLinks { for t in m { list[Int(fill[Int(t.raw)])] = id; fill[Int(t.raw)] += 1 } }
+                }
+            }
+        }
+
+        /// Calls `body` with each entry linking to `e` (once per link), ascending.
+        func forEach(of e: EntityID, _ body: (Int) -> Void) {
+            let t = Int(e.raw)
+            guard t + 1 < start.count else { return }
+            for k in Int(start[t])..<Int(start[t + 1]) { body(Int(list[k])) }
+        }
+    }
 
     init(base: QueryResult) {
         self.base = base
@@ -206,7 +330,8 @@ struct SharedDiffOverlay {
     /// Whether the overlay can be extended into the one for `base` and the visible saves of
     /// `pending` (those the server answer at `processedTxID` does not reflect yet).
     func isPrefix(base: QueryResult, pending: [SharedDiffClient.SaveMutation], processedTxID: UInt64,
-                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil) -> Bool {
+                  collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil,
+                  changes: SharedDiffSeenChanges? = nil) -> Bool {
         guard self.base == base else { return false }
         var k = 0
         // By index: iterating would copy each save out of the array (a retain and a release per
@@ -218,6 +343,34 @@ struct SharedDiffOverlay {
         }
         guard k == saves.count else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
+        return lookupsStand(for: query, in: collections, changes: changes)
+    }
+
+    /// Lists the lookups `lay` added in `lookupLast`/`lookupPrevious`.
+    mutating func indexLookups() {
+        for k in lookupPrevious.count..<lookups.count {
+            let i = Int(lookups[k].id.raw)
+            if i >= lookupLast.count { lookupLast.append(contentsOf: repeatElement(-1, count: i - lookupLast.count + 1)) }
+            lookupPrevious.append(lookupLast[i])
+            lookupLast[i] = Int32(k)
+        }
+    }
+
+    /// Whether every lookup still stands (`stands`): only those of the entities `changes` lists
+    /// as changed since `verifiedAt` when it lists them all (every other entity shows what it
+    /// showed when they were last checked), else every one.
+    func lookupsStand(for query: Query?, in collections: [SharedDiffClient.Collection], changes: SharedDiffSeenChanges?) -> Bool {
+        if let changes, let v = verifiedAt, let ids = changes.changed(after: v) {
+            for id in ids {
+                let i = Int(id.raw)
+                var k = i < lookupLast.count ? Int(lookupLast[i]) : -1
+                while k >= 0 {
+                    if !Self.stands(lookups[k], for: query, in: collections) { return false }
+                    k = Int(lookupPrevious[k])
+                }
+            }
+            return true
+        }
         for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
         return true
     }
@@ -238,7 +391,7 @@ extension SharedDiffClient {
     /// `versions` are the client's `pendingVersion` and `unsavedVersion` (nil: do not skip an
     /// evaluation whose inputs did not move, `SharedDiffOverlay.Evaluation`).
     static func view(of c: Collection, overlay: inout SharedDiffOverlay?, shownVersion: UInt64? = nil,
-                     versions: (pending: UInt64, unsaved: UInt64)? = nil,
+                     changes: SharedDiffSeenChanges? = nil, versions: (pending: UInt64, unsaved: UInt64)? = nil,
                      unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
                      unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
         guard let base = c.server else {
@@ -246,7 +399,8 @@ extension SharedDiffClient {
             return shown == .empty ? nil : .empty
         }
         if let versions, overlay?.isUnchanged(base: base, processedTxID: c.processedTxID, versions: versions, shown: shown,
-                                              query: c.query, collections: collections, shownVersion: shownVersion) == true {
+                                              query: c.query, collections: collections, shownVersion: shownVersion,
+                                              changes: changes) == true {
             return nil
         }
         var anyVisible = false
@@ -255,17 +409,28 @@ extension SharedDiffClient {
             overlay = nil
             return shown == base ? nil : base
         }
-        // Taken out of `overlay`, so `o` holds the only reference and its store changes in place.
+        // Changed where it is (`overlay!`, the only reference, so its store changes in place):
+        // taking it out and putting it back copied the whole overlay twice per view.
+        let fresh = overlay == nil
+        if fresh { overlay = SharedDiffOverlay(base: base) }
+        return refresh(&overlay!, fresh: fresh, of: c, base: base, shownVersion: shownVersion, changes: changes, versions: versions,
+                       unlessEqualTo: shown, collections: collections, pending: pending, unsaved: unsaved, schema: schema)
+    }
+
+    /// The body of `view(of:overlay:...)` over an overlay `o` of `base` (`fresh`: just made).
+    static func refresh(_ o: inout SharedDiffOverlay, fresh: Bool, of c: Collection, base: QueryResult, shownVersion: UInt64?,
+                        changes: SharedDiffSeenChanges?, versions: (pending: UInt64, unsaved: UInt64)?,
+                        unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
+                        unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
         // `touched`: the slots where the store evaluated now may differ from the one `shown`
         // was evaluated over; `incremental`: whether `shown` was evaluated over this overlay's
         // store (otherwise evaluate in full).
-        var o: SharedDiffOverlay
         var touched: [EntityID] = []
         var incremental = false
-        if overlay != nil {
-            let prefix = overlay!.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
-                                           collections: collections, shownVersion: shownVersion, query: c.query)
-            o = overlay.take()!
+        if !fresh {
+            let prefix = o.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
+                                    collections: collections, shownVersion: shownVersion, query: c.query,
+                                    changes: changes)
             o.beginTouching()
             if let e = o.evaluated, let shown, e.result == shown {
                 incremental = true
@@ -278,7 +443,6 @@ extension SharedDiffClient {
                 o.rebase(on: base, touched: &touched)
             }
         } else {
-            o = SharedDiffOverlay(base: base)
             o.beginTouching()
         }
         o.evaluated = nil
@@ -289,10 +453,10 @@ extension SharedDiffClient {
             o.lay(pending[p].steps, collections: collections, schema: schema, touched: &touched)
         }
         var undo = EntityStore.UndoLog()
-        var unsavedLookups: [(id: EntityID, record: EntityRecord?)] = []
+        var unsavedLookups: [SharedDiffOverlay.Lookup] = []
         for u in unsaved {
             for op in u.write.ops {
-                fill(op, in: &o.store, undo: &undo, lookups: &unsavedLookups, collections: collections)
+                fill(op, in: &o.store, undo: &undo, lookups: &unsavedLookups, collections: collections, schema: schema)
                 _ = o.store.apply(op, schema: schema, mode: .upsert, undo: &undo)
             }
         }
@@ -312,19 +476,19 @@ extension SharedDiffClient {
                                                        processedTxID: c.processedTxID, unsavedLookups: unsavedLookups,
                                                        unsavedTouched: unsavedTouched, result: result)
         }
-        overlay = o
         return r
     }
 
     /// `query.evaluate(store, unlessEqualTo: last)`, given that `last` is the query over a store
     /// that differs from `store` only in the slots `touched`: nil when no touched entity can
     /// change the result, the result patched where they are when the query allows it
-    /// (`Query.mayChange`, `Query.patch`), evaluated in full otherwise.
+    /// (`Query.mayChange`, `Query.patchTree`: also one level of includes, so `posts with
+    /// author` and `profiles with posts` are patched too), evaluated in full otherwise.
     static func judge(_ query: Query, _ last: QueryResult, touched t: [EntityID], in store: EntityStore, schema: Schema) -> QueryResult? {
         if !query.mayChange(last, touched: t, in: store, schema: schema) { return nil }
         // A copy of `last`: patching it writes (and copies its entries) only if it changes.
         var view = last
-        if let changed = query.patch(&view, touched: t, in: store) { return changed ? view : nil }
+        if let changed = query.patchTree(&view, touched: t, in: store) { return changed ? view : nil }
         return query.evaluate(store, unlessEqualTo: last)
     }
 
@@ -341,6 +505,7 @@ extension SharedDiffClient {
     /// entity; for a delete, also the records that linked to it).
     static func applyStep(_ op: Op, to store: inout EntityStore, schema: Schema, changed: inout [Int]) {
         guard case .delete(let e, _) = op else {
+            if changesNothing(op, in: store, schema: schema) { return }
             changed.append(Int(op.entity.raw))
             _ = store.apply(op, schema: schema, mode: .upsert)
             return
@@ -363,25 +528,62 @@ extension SharedDiffClient {
         }
     }
 
+    /// Whether `store.apply(op, schema: schema, mode: .upsert)` (an update, link or unlink) would
+    /// leave the store as it is, told by reading the one record it would write.
+    ///
+    /// Why: a save sends its whole collection as full entities, and laying it over a store that
+    /// already holds those values (its own collection's overlay, a save laid again after a roll
+    /// back, the next snapshot of the same collection) writes nothing; `apply` validated every
+    /// field against the schema first and the slot was then noted as changed, so judged again.
+    /// Exact whatever the validation would say: a step that fails validation also writes
+    /// nothing, and one that passes writes only values that differ (`EntityRecord.assign`,
+    /// `setLink`, `clearLink` report no change when the record already is what they make it).
+    @inline(__always)
+    static func changesNothing(_ op: Op, in store: EntityStore, schema: Schema) -> Bool {
+        switch op {
+        case .update(let e, let ns, let a):
+            let i = Int(e.raw)
+            guard i < store.records.count, let r = store.records[i], r.namespace == ns else { return false }
+            for k in 0..<a.count where r[a[k].field] != a[k].value { return false }
+            return true
+        case .link(let e, let l, let t):
+            // An unknown link is refused (nothing written); otherwise `setLink` changes nothing
+            // when the slot of the link's cardinality already holds the target.
+            guard schema.contains(l) else { return true }
+            let i = Int(e.raw), k = Int(l.raw)
+            // A missing source is refused too.
+            guard i < store.records.count, let r = store.records[i] else { return true }
+            if schema.isMany(l) { return k < r.manyLinks.count && r.manyLinks[k].contains(t) }
+            return k < r.links.count && r.links[k] == t
+        case .unlink(let e, let l, let t):
+            // `apply` clears the link only where the record points at the target.
+            let i = Int(e.raw)
+            guard i < store.records.count, let r = store.records[i] else { return true }
+            return !r.points(l, at: t)
+        case .create, .delete:
+            return false
+        }
+    }
+
     /// The first half of `apply(_:to:collections:schema:)`: puts into `store` the entities `op`
     /// needs that it lacks, from the collections that show them, noting each lookup in `lookups`.
-    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [(id: EntityID, record: EntityRecord?)],
-                     collections: [Collection]) {
+    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [SharedDiffOverlay.Lookup],
+                     collections: [Collection], schema: Schema) {
         var changed: [Int] = []
-        fill(op, in: &store, lookups: &lookups, collections: collections, changed: &changed)
+        fill(op, in: &store, lookups: &lookups, collections: collections, schema: schema, changed: &changed)
     }
 
     /// `fill`, noting in `changed` every slot it writes.
-    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [(id: EntityID, record: EntityRecord?)],
-                     collections: [Collection], changed: inout [Int]) {
+    static func fill(_ op: Op, in store: inout EntityStore, lookups: inout [SharedDiffOverlay.Lookup],
+                     collections: [Collection], schema: Schema, changed: inout [Int]) {
         func need(_ e: EntityID) {
             guard !store.contains(e) else { return }
-            let r = seen(e, in: collections)
-            lookups.append((e, r))
-            if let r {
+            let lookup = Self.lookup(e, for: op, in: collections, schema: schema)
+            if let r = lookup.record {
                 store[e] = r
                 changed.append(Int(e.raw))
             }
+            lookups.append(lookup)
         }
         switch op {
         case .update(let e, _, _), .unlink(let e, _, _): need(e)
@@ -392,17 +594,27 @@ extension SharedDiffClient {
 
     /// `fill`, noting in `undo` what it puts (and in `lookups` each lookup, as `fill` does).
     static func fill(_ op: Op, in store: inout EntityStore, undo: inout EntityStore.UndoLog,
-                     lookups: inout [(id: EntityID, record: EntityRecord?)], collections: [Collection]) {
+                     lookups: inout [SharedDiffOverlay.Lookup], collections: [Collection], schema: Schema) {
         func need(_ e: EntityID) {
             guard !store.contains(e) else { return }
-            let r = seen(e, in: collections)
-            lookups.append((e, r))
-            if let r { store.set(e, r, undo: &undo) }
+            let lookup = Self.lookup(e, for: op, in: collections, schema: schema)
+            if let r = lookup.record { store.set(e, r, undo: &undo) }
+            lookups.append(lookup)
         }
         switch op {
         case .update(let e, _, _), .unlink(let e, _, _): need(e)
         case .link(let e, _, let t): need(e); need(t)
         case .create, .delete: break
         }
+    }
+
+    /// The lookup of entity `e` that step `op` needs: what the collections show, and the fields
+    /// the step assigns over it when it is an update that will apply to that record
+    /// (`SharedDiffOverlay.stands`).
+    static func lookup(_ e: EntityID, for op: Op, in collections: [Collection], schema: Schema) -> SharedDiffOverlay.Lookup {
+        let r = seen(e, in: collections)
+        guard case .update(let u, let ns, let a) = op, u == e, let r, r.namespace == ns,
+              EntityStore.validate(a, ns, schema: schema) == nil else { return SharedDiffOverlay.Lookup(id: e, record: r) }
+        return SharedDiffOverlay.Lookup(id: e, record: r, assigned: a)
     }
 }

@@ -17,10 +17,14 @@ extension SharedDiffClient {
     func seen(_ e: EntityID) -> EntityRecord? { Self.seen(e, in: collections) }
 
     static func seen(_ e: EntityID, in collections: [Collection]) -> EntityRecord? {
-        for i in collections.indices where !collections[i].key.isOnce {
-            if let r = collections[i].shown?.record(e) { return r }
+        // Through the buffer: reading `collections[i].shown` copied the result (a retain and a
+        // release per array it owns) for every collection asked.
+        collections.withUnsafeBufferPointer { b in
+            for i in 0..<b.count where !b[i].key.isOnce {
+                if let r = b[i].shown?.record(e) { return r }
+            }
+            return nil
         }
-        return nil
     }
 
     /// `@Shared` can only change an element of a collection the app holds: an update, delete or
@@ -88,13 +92,18 @@ extension SharedDiffClient {
             guard cols[i].server != nil else { continue }
             var overlay: SharedDiffOverlay?
             swap(&overlay, &cols[i].overlay)
-            let fresh = Self.view(of: cols[i], overlay: &overlay, shownVersion: shownVersion,
-                                  versions: (pendingVersion, unsavedVersion), unlessEqualTo: cols[i].shown,
-                                  collections: cols, pending: pending, unsaved: unsaved, schema: schema)
-            cols[i].overlay = overlay
+            // Through the buffer, and swapped back: reading `cols[i]` as an argument copied the
+            // collection, and assigning the overlay back copied it too.
+            let fresh = cols.withUnsafeBufferPointer { b in
+                Self.view(of: b[i], overlay: &overlay, shownVersion: shownVersion, changes: seenChanges,
+                          versions: (pendingVersion, unsavedVersion), unlessEqualTo: b[i].shown,
+                          collections: cols, pending: pending, unsaved: unsaved, schema: schema)
+            }
+            swap(&overlay, &cols[i].overlay)
             if let view = fresh {
-                cols[i].shown = view
                 shownVersion &+= 1
+                seenChanges.note(from: cols[i].shown, to: view, at: shownVersion)
+                cols[i].shown = view
                 out(.event(.subscriptionYielded(SubscriptionID(UInt32(cols[i].key.raw)), fromCache: cols[i].fromCache)))
             }
         }
