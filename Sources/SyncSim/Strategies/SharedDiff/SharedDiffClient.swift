@@ -308,9 +308,12 @@ public struct SharedDiffClient: ClientMachine {
             if minTx == nil || c.processedTxID < minTx! { minTx = c.processedTxID }
         }
         guard let minTx else { return }
-        let before = pending.count
-        pending.removeAll { $0.txID.map { $0 <= minTx } ?? false }
-        if pending.count != before { persist(out: &out) }
+        // Asked first, as in `InstantClient.cleanupConfirmed`: removing nothing would still copy
+        // the queue the simulator shares as the last persisted state.
+        let seen: (SaveMutation) -> Bool = { $0.txID.map { $0 <= minTx } ?? false }
+        guard pending.contains(where: seen) else { return }
+        pending.removeAll(where: seen)
+        persist(out: &out)
     }
 
     /// A collection came or went, or every collection lost its value: what the collections show
