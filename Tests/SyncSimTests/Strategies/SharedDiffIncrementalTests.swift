@@ -8,23 +8,9 @@ struct SharedDiffIncrementalTests {
     /// `sharedDiff`, whose client checks after every input that each collection's view, asked
     /// the way `refreshViews` asks it (versions given, so an unchanged view is skipped), equals
     /// the view rebuilt from the server answer.
-    struct CheckedStrategy: SyncStrategy {
-        typealias Server = InstantServer
-        let log: DivergenceLog
-        var info: StrategyInfo { SharedDiffStrategy().info }
-        var transport: Transport { .stream }
-        var tenancy: Tenancy { SharedDiffStrategy().tenancy }
-        func makeClient(_ context: ClientContext, restoring durable: SharedDiffClient.Durable?) -> CheckedClient {
-            CheckedClient(inner: SharedDiffClient(context: context, restoring: durable), log: log)
-        }
-        func makeServer(_ context: ServerContext) -> InstantServer { SharedDiffStrategy().makeServer(context) }
-    }
-
-    struct CheckedClient: ClientMachine {
-        var inner: SharedDiffClient
-        let log: DivergenceLog
-
-        mutating func handle(_ input: ClientInput<InstantDown>, now: Int64, out: inout ClientOutbox<InstantUp>) {
+    enum ViewsMatchRebuild: SharedDiffCheck {
+        static func check(_ inner: inout SharedDiffClient, _ input: ClientInput<InstantDown>, now: Int64,
+                          out: inout ClientOutbox<InstantUp>, log: DivergenceLog) {
             inner.handle(input, now: now, out: &out)
             for c in inner.collections where !c.key.isOnce && c.server != nil {
                 var overlay = c.overlay
@@ -46,10 +32,6 @@ struct SharedDiffIncrementalTests {
                 }
             }
         }
-
-        var durableState: SharedDiffClient.Durable { inner.durableState }
-        func result(of subscription: SubscriptionID) -> QueryResult? { inner.result(of: subscription) }
-        var pendingWrites: [WriteID] { inner.pendingWrites }
     }
 
     @Test func generatedRunsSeeTheSameViewsAsARebuild() throws {
@@ -64,7 +46,7 @@ struct SharedDiffIncrementalTests {
                 config.tenants = 3
             }
             let schedule = WorkloadGenerator(config).generate(seed: seed)
-            let checked = try Simulator.run(CheckedStrategy(log: log), schedule, seed: seed)
+            let checked = try Simulator.run(CheckedSharedDiff<ViewsMatchRebuild>(log: log), schedule, seed: seed)
             let plain = try Simulator.run(SharedDiffStrategy(), schedule, seed: seed)
             if checked.traceHash != plain.traceHash { hashes.append("seed \(seed)") }
         }

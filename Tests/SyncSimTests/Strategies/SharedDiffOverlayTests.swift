@@ -6,22 +6,9 @@ import Testing
 struct SharedDiffOverlayTests {
     /// `sharedDiff`, whose client checks after every input that each collection's view through
     /// its cached overlay equals the view rebuilt from the server answer.
-    struct CheckedStrategy: SyncStrategy {
-        typealias Server = InstantServer
-        let log: DivergenceLog
-        var info: StrategyInfo { SharedDiffStrategy().info }
-        var transport: Transport { .stream }
-        func makeClient(_ context: ClientContext, restoring durable: SharedDiffClient.Durable?) -> CheckedClient {
-            CheckedClient(inner: SharedDiffClient(context: context, restoring: durable), log: log)
-        }
-        func makeServer(_ context: ServerContext) -> InstantServer { SharedDiffStrategy().makeServer(context) }
-    }
-
-    struct CheckedClient: ClientMachine {
-        var inner: SharedDiffClient
-        let log: DivergenceLog
-
-        mutating func handle(_ input: ClientInput<InstantDown>, now: Int64, out: inout ClientOutbox<InstantUp>) {
+    enum OverlayMatchesRebuild: SharedDiffCheck {
+        static func check(_ inner: inout SharedDiffClient, _ input: ClientInput<InstantDown>, now: Int64,
+                          out: inout ClientOutbox<InstantUp>, log: DivergenceLog) {
             inner.handle(input, now: now, out: &out)
             for c in inner.collections where !c.key.isOnce && c.server != nil {
                 var overlay = c.overlay
@@ -35,10 +22,6 @@ struct SharedDiffOverlayTests {
                 if cached != scratch { log.diverged("\(inner.id) \(c.key) at \(now) after \(input): \(String(describing: cached?.summary)) ≠ \(scratch.summary)") }
             }
         }
-
-        var durableState: SharedDiffClient.Durable { inner.durableState }
-        func result(of subscription: SubscriptionID) -> QueryResult? { inner.result(of: subscription) }
-        var pendingWrites: [WriteID] { inner.pendingWrites }
     }
 
     @Test func generatedRunsSeeTheSameViewsAsARebuild() throws {
@@ -46,7 +29,7 @@ struct SharedDiffOverlayTests {
         var hashes: [String] = []
         for seed in UInt64(0)..<8 {
             let schedule = WorkloadGenerator(.init(actions: 120)).generate(seed: seed)
-            let checked = try Simulator.run(CheckedStrategy(log: log), schedule, seed: seed)
+            let checked = try Simulator.run(CheckedSharedDiff<OverlayMatchesRebuild>(log: log), schedule, seed: seed)
             let plain = try Simulator.run(SharedDiffStrategy(), schedule, seed: seed)
             if checked.traceHash != plain.traceHash { hashes.append("seed \(seed)") }
         }

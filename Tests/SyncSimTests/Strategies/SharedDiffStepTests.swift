@@ -164,23 +164,9 @@ struct SharedDiffStepTests {
 
     /// A client that checks, before every input, that each due save's deletes are the tracked
     /// ids its collection does not show, as the sorted gathering computes them.
-    struct CheckedStrategy: SyncStrategy {
-        typealias Server = InstantServer
-        let log: DivergenceLog
-        var info: StrategyInfo { SharedDiffStrategy().info }
-        var transport: Transport { .stream }
-        var tenancy: Tenancy { SharedDiffStrategy().tenancy }
-        func makeClient(_ context: ClientContext, restoring durable: SharedDiffClient.Durable?) -> CheckedClient {
-            CheckedClient(inner: SharedDiffClient(context: context, restoring: durable), log: log)
-        }
-        func makeServer(_ context: ServerContext) -> InstantServer { SharedDiffStrategy().makeServer(context) }
-    }
-
-    struct CheckedClient: ClientMachine {
-        var inner: SharedDiffClient
-        let log: DivergenceLog
-
-        mutating func handle(_ input: ClientInput<InstantDown>, now: Int64, out: inout ClientOutbox<InstantUp>) {
+    enum SaveDeletesMatchSorted: SharedDiffCheck {
+        static func check(_ inner: inout SharedDiffClient, _ input: ClientInput<InstantDown>, now: Int64,
+                          out: inout ClientOutbox<InstantUp>, log: DivergenceLog) {
             for c in inner.collections where !c.key.isOnce {
                 guard let own = c.shown else { continue }
                 for ns in [NamespaceID.todos, .profiles, .posts] {
@@ -192,10 +178,6 @@ struct SharedDiffStepTests {
             }
             inner.handle(input, now: now, out: &out)
         }
-
-        var durableState: SharedDiffClient.Durable { inner.durableState }
-        func result(of subscription: SubscriptionID) -> QueryResult? { inner.result(of: subscription) }
-        var pendingWrites: [WriteID] { inner.pendingWrites }
     }
 
     @Test func aSaveDeletesTheTrackedIdsItsCollectionLacks() throws {
@@ -207,7 +189,7 @@ struct SharedDiffStepTests {
                 config.tenants = 3
             }
             let schedule = WorkloadGenerator(config).generate(seed: seed)
-            _ = try Simulator.run(CheckedStrategy(log: log), schedule, seed: seed)
+            _ = try Simulator.run(CheckedSharedDiff<SaveDeletesMatchSorted>(log: log), schedule, seed: seed)
         }
         #expect(log.divergences.isEmpty, "\(log.divergences)")
         #expect(log.checks > 1_000)

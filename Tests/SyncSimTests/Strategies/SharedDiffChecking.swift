@@ -1,0 +1,38 @@
+import Testing
+@testable import SyncSim
+
+/// A check a sharedDiff test makes on every input its client handles: `check` handles `input`
+/// on `inner` (it must, exactly once, before or after its comparison) and logs any difference it
+/// finds to `log`.
+protocol SharedDiffCheck: Sendable {
+    static func check(_ inner: inout SharedDiffClient, _ input: ClientInput<InstantDown>, now: Int64,
+                      out: inout ClientOutbox<InstantUp>, log: DivergenceLog)
+}
+
+/// `sharedDiff` with its client wrapped so that `Check` runs on every input. Why one wrapper:
+/// the overlay, incremental-view and step tests each compare a shortcut with the form it
+/// replaced, and the strategy and client plumbing around that comparison is the same.
+struct CheckedSharedDiff<Check: SharedDiffCheck>: SyncStrategy {
+    typealias Server = InstantServer
+    let log: DivergenceLog
+    var info: StrategyInfo { SharedDiffStrategy().info }
+    var transport: Transport { SharedDiffStrategy().transport }
+    var tenancy: Tenancy { SharedDiffStrategy().tenancy }
+    func makeClient(_ context: ClientContext, restoring durable: SharedDiffClient.Durable?) -> Client {
+        Client(inner: SharedDiffClient(context: context, restoring: durable), log: log)
+    }
+    func makeServer(_ context: ServerContext) -> InstantServer { SharedDiffStrategy().makeServer(context) }
+
+    struct Client: ClientMachine {
+        var inner: SharedDiffClient
+        let log: DivergenceLog
+
+        mutating func handle(_ input: ClientInput<InstantDown>, now: Int64, out: inout ClientOutbox<InstantUp>) {
+            Check.check(&inner, input, now: now, out: &out, log: log)
+        }
+
+        var durableState: SharedDiffClient.Durable { inner.durableState }
+        func result(of subscription: SubscriptionID) -> QueryResult? { inner.result(of: subscription) }
+        var pendingWrites: [WriteID] { inner.pendingWrites }
+    }
+}
