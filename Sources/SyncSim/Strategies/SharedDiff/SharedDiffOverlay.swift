@@ -274,13 +274,7 @@ struct SharedDiffOverlay {
         if refs.isEmpty { return }
         refs.sort()
         changed.append(contentsOf: refs)
-        for i in refs {
-            let id = EntityID(UInt32(i))
-            var r = store[id]!
-            store[id] = nil
-            r.removeLinks(to: e)
-            store[id] = r
-        }
+        removeLinks(to: e, at: refs, in: &store)
     }
 
     /// Per entity, the entries of a result whose records link to it, in id order (listed once
@@ -519,13 +513,7 @@ extension SharedDiffClient {
             return out
         }
         changed.append(contentsOf: referrers)
-        for i in referrers {
-            let id = EntityID(UInt32(i))
-            var r = store[id]!
-            store[id] = nil
-            r.removeLinks(to: e)
-            store[id] = r
-        }
+        removeLinks(to: e, at: referrers, in: &store)
     }
 
     /// Whether `store.apply(op, schema: schema, mode: .upsert)` (an update, link or unlink) would
@@ -616,5 +604,18 @@ extension SharedDiffClient {
         guard case .update(let u, let ns, let a) = op, u == e, let r, r.namespace == ns,
               EntityStore.validate(a, ns, schema: schema) == nil else { return SharedDiffOverlay.Lookup(id: e, record: r) }
         return SharedDiffOverlay.Lookup(id: e, record: r, assigned: a)
+    }
+}
+
+/// Removes every link to `e` from the records in `slots` of `store`, each taken out of the store
+/// while it changes so its arrays are not copied (both of a delete's paths, the indexed one of an
+/// overlay and the scanning one of `applyStep`, end here).
+private func removeLinks(to e: EntityID, at slots: [Int], in store: inout EntityStore) {
+    for i in slots {
+        let id = EntityID(UInt32(i))
+        var r = store[id]!
+        store[id] = nil
+        r.removeLinks(to: e)
+        store[id] = r
     }
 }
