@@ -88,6 +88,11 @@ public struct InstantClient: ClientMachine {
         var overlayBase: QueryResult?
         var overlayUndo = EntityStore.UndoLog()
         var storeShowsView = false
+        /// Which steps the overlay store takes (`OverlayStepFilter`): a step writing only
+        /// namespaces the view cannot read is left out of the store, unless a later step names
+        /// an entity it wrote, after which this query's store takes every step
+        /// (`overlayFilter.keepsAll`). Derived like the rest of the cache.
+        var overlayFilter = OverlayStepFilter()
 
         mutating func setServer(_ r: QueryResult?, processedTxID tx: UInt64) {
             server = r
@@ -424,17 +429,25 @@ public struct InstantClient: ClientMachine {
             if prefix {
                 let done = queries[i].overlaySerials.count
                 if visible == done { continue }  // same inputs: the view is `shown`
-                if queries[i].overlayStore != nil && queries[i].storeShowsView {
-                    // Only new mutations: apply their steps on top of the store.
+                if queries[i].overlayStore != nil && queries[i].storeShowsView
+                    && queries[i].overlayFilter.admits(newStepsOf: pending, after: done, visibleAbove: ptx, query: queries[i].query, schema: schema) {
+                    // Only new mutations: apply the steps the store takes on top of it.
                     var store = queries[i].overlayStore.take()!  // keep it uniquely referenced
                     var log = EntityStore.UndoLog()
                     var k = 0
                     for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
                         if k >= done {
-                            for s in pending[p].steps { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &log) }
+                            for s in pending[p].steps where queries[i].overlayFilter.takes(s.op, schema: schema) {
+                                _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &log)
+                            }
                             queries[i].overlaySerials.append(pending[p].serial)
                         }
                         k += 1
+                    }
+                    if log.isEmpty {
+                        // Nothing the view reads was written: it stands as shown.
+                        queries[i].overlayStore = store
+                        continue
                     }
                     let touched = store.touched(by: log)
                     queries[i].overlayUndo.absorb(log)
@@ -458,8 +471,11 @@ public struct InstantClient: ClientMachine {
             queries[i].overlayBase = queries[i].server
             queries[i].overlayUndo = EntityStore.UndoLog()
             queries[i].overlaySerials.removeAll(keepingCapacity: true)
+            queries[i].overlayFilter.restart(pending: pending, visibleAbove: ptx, query: queries[i].query, schema: schema)
             for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
-                for s in pending[p].steps { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &queries[i].overlayUndo) }
+                for s in pending[p].steps where queries[i].overlayFilter.takes(s.op, schema: schema) {
+                    _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &queries[i].overlayUndo)
+                }
                 queries[i].overlaySerials.append(pending[p].serial)
             }
             queries[i].overlayValid = true
