@@ -429,30 +429,39 @@ public struct InstantClient: ClientMachine {
             if prefix {
                 let done = queries[i].overlaySerials.count
                 if visible == done { continue }  // same inputs: the view is `shown`
-                if queries[i].overlayStore != nil && queries[i].storeShowsView
-                    && queries[i].overlayFilter.admits(newStepsOf: pending, after: done, visibleAbove: ptx, query: queries[i].query, schema: schema) {
+                if queries[i].overlayStore != nil && queries[i].storeShowsView {
                     // Only new mutations: apply the steps the store takes on top of it.
                     var store = queries[i].overlayStore.take()!  // keep it uniquely referenced
                     var log = EntityStore.UndoLog()
                     var k = 0
-                    for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+                    var conflict = false
+                    steps: for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
                         if k >= done {
-                            for s in pending[p].steps where queries[i].overlayFilter.takes(s.op, schema: schema) {
-                                _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &log)
+                            for s in pending[p].steps {
+                                guard let takes = queries[i].overlayFilter.take(s.op, schema: schema) else { conflict = true; break steps }
+                                if takes { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &log) }
                             }
                             queries[i].overlaySerials.append(pending[p].serial)
                         }
                         k += 1
                     }
-                    if log.isEmpty {
+                    if conflict {
+                        // A new step names an entity the store left out: undo the new steps and
+                        // build the store again from its base with every step (below).
+                        store.rollBack(log)
+                        queries[i].overlayStore = store
+                        queries[i].overlaySerials.removeLast(queries[i].overlaySerials.count - done)
+                        queries[i].overlayValid = false
+                    } else if log.isEmpty {
                         // Nothing the view reads was written: it stands as shown.
                         queries[i].overlayStore = store
                         continue
+                    } else {
+                        let touched = store.touched(by: log)
+                        queries[i].overlayUndo.absorb(log)
+                        updateView(i, store, touched: touched, out: &out)
+                        continue
                     }
-                    let touched = store.touched(by: log)
-                    queries[i].overlayUndo.absorb(log)
-                    updateView(i, store, touched: touched, out: &out)
-                    continue
                 }
             }
             // Back to the server's answer, then every visible step again.
@@ -471,13 +480,8 @@ public struct InstantClient: ClientMachine {
             queries[i].overlayBase = queries[i].server
             queries[i].overlayUndo = EntityStore.UndoLog()
             queries[i].overlaySerials.removeAll(keepingCapacity: true)
-            queries[i].overlayFilter.restart(pending: pending, visibleAbove: ptx, query: queries[i].query, schema: schema)
-            for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
-                for s in pending[p].steps where queries[i].overlayFilter.takes(s.op, schema: schema) {
-                    _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &queries[i].overlayUndo)
-                }
-                queries[i].overlaySerials.append(pending[p].serial)
-            }
+            queries[i].overlayFilter.restart(query: queries[i].query, schema: schema)
+            applyVisible(i, to: &store, above: ptx)
             queries[i].overlayValid = true
             if queries[i].overlaySerials.isEmpty {
                 // No mutation is visible: the view is the server's answer itself. Without a
@@ -502,6 +506,25 @@ public struct InstantClient: ClientMachine {
             } else {
                 updateView(i, store, touched: nil, out: &out)
             }
+        }
+    }
+
+    /// Applies the steps of the visible mutations (those not in answers up to `ptx`) that query
+    /// `i`'s store takes to `store`, noting them in its undo log and serials. If a step conflicts
+    /// with one left out (`OverlayStepFilter`), starts again with every step.
+    mutating func applyVisible(_ i: Int, to store: inout EntityStore, above ptx: UInt64) {
+        for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+            for s in pending[p].steps {
+                guard let takes = queries[i].overlayFilter.take(s.op, schema: schema) else {
+                    store.rollBack(queries[i].overlayUndo)
+                    queries[i].overlayUndo = EntityStore.UndoLog()
+                    queries[i].overlaySerials.removeAll(keepingCapacity: true)
+                    applyVisible(i, to: &store, above: ptx)  // the filter now takes every step
+                    return
+                }
+                if takes { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &queries[i].overlayUndo) }
+            }
+            queries[i].overlaySerials.append(pending[p].serial)
         }
     }
 

@@ -22,8 +22,9 @@
 /// Derived state like the rest of the overlay cache: never observable, never persisted.
 /// `InstantIncrementalTests` compares every view with one rebuilt from every step.
 struct OverlayStepFilter: Sendable {
-    /// The namespaces whose steps the store takes; nil until first needed (the query is fixed
-    /// for the life of its state, the schema for the life of the client).
+    /// The namespaces whose steps the store takes; nil until the store is first built (the
+    /// query is fixed for the life of its state, the schema for the life of the client), and
+    /// until then every step is taken.
     private var namespaces: NamespaceSet?
     /// Entities written by steps the store left out since its last restart, ascending.
     private var skipped: [EntityID] = []
@@ -88,65 +89,26 @@ struct OverlayStepFilter: Sendable {
         return s
     }
 
-    private mutating func resolvedNamespaces(_ query: Query, _ schema: Schema) -> NamespaceSet {
-        if let namespaces { return namespaces }
-        let s = Self.namespaces(of: query, schema: schema)
-        namespaces = s
-        return s
-    }
-
-    /// Whether the store takes `op`, noting the entity of a step it leaves out. Only called
-    /// after `restart` or `admits` found no conflict among the steps it is called for.
-    mutating func takes(_ op: Op, schema: Schema) -> Bool {
+    /// Whether the store takes `op` (true), leaves it out (false, noting its entity), or meets a
+    /// conflict (nil): `op` names an entity a left-out step wrote. Then filtering stops for good
+    /// and the caller must build the store again from its base with every step.
+    mutating func take(_ op: Op, schema: Schema) -> Bool? {
         if keepsAll { return true }
         guard let ns = namespaces else { return true }
         switch Self.use(op, ns, schema, skipped) {
-        case .take, .conflict: return true
+        case .take: return true
         case .leave(let e):
             if let e { Self.insert(&skipped, e) }
             return false
+        case .conflict:
+            keepsAll = true
+            return nil
         }
     }
 
-    /// Before the store is built again from its base with the visible mutations of `pending`
-    /// (those not yet reflected in answers up to `ptx`): forgets what it left out, and stops
-    /// filtering if those steps conflict.
-    mutating func restart(pending: [InstantClient.PendingMutation], visibleAbove ptx: UInt64, query: Query, schema: Schema) {
+    /// Before the store is built again from its base: forgets what it left out.
+    mutating func restart(query: Query, schema: Schema) {
         skipped.removeAll(keepingCapacity: true)
-        if keepsAll { return }
-        let ns = resolvedNamespaces(query, schema)
-        var left: [EntityID] = []
-        for p in pending where p.txID.map({ $0 > ptx }) ?? true {
-            for s in p.steps {
-                switch Self.use(s.op, ns, schema, left) {
-                case .take: break
-                case .leave(let e): if let e { Self.insert(&left, e) }
-                case .conflict: keepsAll = true; return
-                }
-            }
-        }
-    }
-
-    /// Whether the steps of the visible mutations after the first `done` can go on top of the
-    /// store as filtered so far. If one conflicts, filtering stops and the answer is false: the
-    /// caller rebuilds the store from its base with every step.
-    mutating func admits(newStepsOf pending: [InstantClient.PendingMutation], after done: Int, visibleAbove ptx: UInt64,
-                         query: Query, schema: Schema) -> Bool {
-        if keepsAll { return true }
-        let ns = resolvedNamespaces(query, schema)
-        var left = skipped
-        var k = 0
-        for p in pending where p.txID.map({ $0 > ptx }) ?? true {
-            defer { k += 1 }
-            if k < done { continue }
-            for s in p.steps {
-                switch Self.use(s.op, ns, schema, left) {
-                case .take: break
-                case .leave(let e): if let e { Self.insert(&left, e) }
-                case .conflict: keepsAll = true; return false
-                }
-            }
-        }
-        return true
+        if !keepsAll && namespaces == nil { namespaces = Self.namespaces(of: query, schema: schema) }
     }
 }
