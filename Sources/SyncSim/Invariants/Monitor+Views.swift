@@ -262,9 +262,10 @@ extension Monitor {
     ///
     /// Runs on every yield of a client with open writes, so each open write must cost little:
     /// "told" is a dense table by write id (`toldOutcome`), "still queued" a stamp per write id
-    /// set from the pending queue once per call (not a scan of it per open write; read only when
-    /// some open write's outcome was not told), and intents and records are read in place
-    /// (binding one copies its arrays: a retain and a release each).
+    /// set from the pending queue once per call (not a scan of it per open write; the queue is
+    /// read only when some open write's outcome was not told), and intents and records are read
+    /// in place (binding one copies its arrays: a retain and a release each; intents are lent
+    /// through `withIntents`, compared through `IntentStamp`).
     ///
     /// Incremental: the open writes before intent `fineBelow` were all found fine at this
     /// subscription's previous yield, so only their steps on entities in `changed` (the entries
@@ -284,13 +285,26 @@ extension Monitor {
         // A write leaves the open set once its outcome is known: told, or out of the queue (one
         // pass for both: which of them closes a write does not matter).
         guard !openWrites[c.index].isEmpty else { return intentCount }
-        let pending = sim.pendingWrites(of: c)
-        let stamp = stampPending(c, pending)
-        let told = toldOutcome, feedback = feedbackAt, stamps = pendingStamps
-        closeOpenWrites(c) { o in
+        let told = toldOutcome, feedback = feedbackAt
+        func isTold(_ o: OpenWrite) -> Bool {
             let k = Int(o.write.raw)
-            if k < Self.denseLimit { return (k < told.count && told[k]) || k >= stamps.count || stamps[k] != stamp }
-            return feedback[o.write] != nil || !pending.contains(o.write)
+            return k < Self.denseLimit ? k < told.count && told[k] : feedback[o.write] != nil
+        }
+        // The queue is read (and stamped) only when some open write's outcome was not told: a
+        // told write closes whatever the queue holds, and a strategy may build the list afresh
+        // per read (`instant` does).
+        if openWrites[c.index].contains(where: { !isTold($0) }) {
+            let pending = sim.pendingWrites(of: c)
+            let stamp = stampPending(c, pending)
+            let stamps = pendingStamps
+            closeOpenWrites(c) { o in
+                if isTold(o) { return true }
+                let k = Int(o.write.raw)
+                if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
+                return !pending.contains(o.write)
+            }
+        } else {
+            closeOpenWrites(c) { _ in true }
         }
         guard !openWrites[c.index].isEmpty else { return intentCount }
         // Constant for a run: read once (a strategy's `info` builds its whole description).
@@ -339,8 +353,7 @@ extension Monitor {
             let mid = (start + hi) / 2
             if open[mid].intent < fineBelow { start = mid + 1 } else { hi = mid }
         }
-        let h = sim.history
-        return h.intents.withUnsafeBufferPointer { intents -> Int32 in
+        return sim.withIntents { intents -> Int32 in
             /// One open write's steps (only those on changed entities if it is known); the
             /// bound to return if one broke the invariant.
             func check(_ wi: Int32, known: Bool) -> Int32? {
@@ -358,7 +371,7 @@ extension Monitor {
                     for x in a {
                         guard let shown = r.entries[ri].record[x.field], shown != x.value else { continue }
                         if deleted == nil {
-                            deleted = superseded(op.entity, by: deleters[Self.entityKey(op.entity)], ws, wi, arbitration: arbitration, maxSkew: maxSkew, h)
+                            deleted = superseded(op.entity, by: deleters[Self.entityKey(op.entity)], ws, wi, arbitration: arbitration, maxSkew: maxSkew, intents)
                         }
                         if deleted! { break }
                         let k = Self.key(op.entity, x.field)
@@ -442,13 +455,11 @@ extension Monitor {
 
 extension Monitor {
     func superseded(_ e: EntityID, by deletes: [Int32], _ w: IntentStamp, _ wi: Int32, arbitration: Arbitration,
-                    maxSkew: Int64, _ h: History) -> Bool {
-        h.intents.withUnsafeBufferPointer { intents in
-            deletes.contains { j in
-                guard j != wi else { return false }
-                precondition(Int(j) < intents.count)
-                return mayFollow(IntentStamp(intents.baseAddress! + Int(j)), j, w, wi, arbitration: arbitration, maxSkew: maxSkew)
-            }
+                    maxSkew: Int64, _ intents: UnsafeBufferPointer<History.Intent>) -> Bool {
+        deletes.contains { j in
+            guard j != wi else { return false }
+            precondition(Int(j) < intents.count)
+            return mayFollow(IntentStamp(intents.baseAddress! + Int(j)), j, w, wi, arbitration: arbitration, maxSkew: maxSkew)
         }
     }
 

@@ -2,46 +2,58 @@
 /// tells a firing from a stale one (`Simulator.clientTimerGen`, `serverTimerGen`).
 ///
 /// Why not a dictionary (as before): the simulator reads or writes it at every timer set, cancel
-/// and firing, and strategies name their timers with a few small ids, so a hash per access was
-/// a visible share of a short run (dictionary lookups were ~1% of the bench sweep). Small ids
-/// map to a slot of a flat array; any other id (a user strategy may use any `UInt32`) falls back
-/// to a dictionary, so every input is a value, never a crash. Only looked up, never iterated: no
-/// order can leak.
+/// and firing, and a hash per access was a visible share of a short run (dictionary lookups
+/// were ~1% of the bench sweep). A machine has few timers armed at once, but their ids are
+/// anything (strategies number them from a counter, or tag high bits), so the armed ones are
+/// kept as a short list of pairs searched from the end, and only past `listLimit` armed at once
+/// do the rest go to a dictionary, so a long list never makes each access cost its length. Only
+/// looked up, never iterated: no order can leak.
 @usableFromInline
 struct TimerGenerations: Sendable {
-    /// Slot `id.raw`: 0 when unarmed, else the generation with bit 32 set (so generation 0, after
-    /// the run-wide counter wraps, is still told from "unarmed").
-    @usableFromInline var dense: [UInt64] = []
-    @usableFromInline var sparse: [TimerID: UInt32] = [:]
-    /// Timer ids below this use `dense`.
-    @inlinable static var denseIDs: UInt32 { 64 }
+    /// Armed timers (id, generation), in no particular order; ids are unique across `list` and
+    /// `overflow`.
+    @usableFromInline var list: [(id: UInt32, gen: UInt32)] = []
+    @usableFromInline var overflow: [TimerID: UInt32] = [:]
+    /// The most timers `list` holds.
+    @inlinable static var listLimit: Int { 16 }
 
     @inlinable init() {}
+
+    @inlinable func place(_ id: TimerID) -> Int? {
+        var i = list.count
+        while i > 0 {
+            i -= 1
+            if list[i].id == id.raw { return i }
+        }
+        return nil
+    }
 
     @inlinable
     subscript(id: TimerID) -> UInt32? {
         get {
-            guard id.raw < Self.denseIDs else { return sparse[id] }
-            let i = Int(id.raw)
-            guard i < dense.count else { return nil }
-            let v = dense[i]
-            return v == 0 ? nil : UInt32(truncatingIfNeeded: v)
+            if let i = place(id) { return list[i].gen }
+            return overflow.isEmpty ? nil : overflow[id]
         }
         set {
-            guard id.raw < Self.denseIDs else { sparse[id] = newValue; return }
-            let i = Int(id.raw)
-            if i >= dense.count {
-                guard newValue != nil else { return }
-                dense.append(contentsOf: repeatElement(0, count: i + 1 - dense.count))
+            if let i = place(id) {
+                if let g = newValue {
+                    list[i].gen = g
+                } else {
+                    list.swapAt(i, list.count - 1)
+                    list.removeLast()
+                }
+            } else if !overflow.isEmpty && overflow[id] != nil {
+                overflow[id] = newValue
+            } else if let g = newValue {
+                if list.count < Self.listLimit { list.append((id.raw, g)) } else { overflow[id] = g }
             }
-            dense[i] = newValue.map { UInt64($0) | 1 << 32 } ?? 0
         }
     }
 
-    /// Disarms every timer (a relaunch voids the old incarnation's), keeping the slots' storage.
+    /// Disarms every timer (a relaunch voids the old incarnation's), keeping the list's storage.
     @inlinable
     mutating func removeAll() {
-        for i in dense.indices { dense[i] = 0 }
-        if !sparse.isEmpty { sparse = [:] }
+        list.removeAll(keepingCapacity: true)
+        if !overflow.isEmpty { overflow = [:] }
     }
 }
