@@ -20,7 +20,7 @@ struct Monitor: Sendable {
     var resurrectionReported = Set<EntityID>()
     /// How many transactions each write appeared in (a dense table by write id: read for every
     /// write of every applied transaction).
-    var applications = WriteTable()
+    var applications = WriteTable<Int32>()
     /// Server rows per entity, from the log (`Monitor+Rows.swift`).
     var rowLedger = RowLedger()
     /// Writes a transaction names as superseded: the transaction's index in the server's log
@@ -98,7 +98,7 @@ struct Monitor: Sendable {
     /// Writes the user was told were rejected, so far.
     var toldRejected = Set<WriteID>()
     /// When the user was first told each write's outcome (rejected or confirmed).
-    var feedbackAt: [WriteID: Int64] = [:]
+    var feedbackAt = WriteTable<Int64>()
     /// By write id (dense): whether the user was told its outcome (`feedbackAt` has it), read
     /// on every yield by `checkOwnWrites` without hashing.
     var toldOutcome: [Bool] = []
@@ -523,7 +523,7 @@ struct Monitor: Sendable {
         // assigned each (entity, field), with whether one of its intents targeted that field.
         // (Dense tables over write ids and (entity, field) keys: this runs over the whole log, and
         // a hash per step was most of its cost; huge ids fall back to hashing, `KeyTable`.)
-        var lastTxOfWrite = WriteTable()
+        var lastTxOfWrite = WriteTable<Int32>()
         var lastAssign = KeyTable<(tx: Int32, targeted: Bool)>(stride: schema.fieldCount, blank: (-1, false))
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
         var targeted: [UInt64] = []  // a few keys: a list beats hashing
@@ -584,7 +584,7 @@ struct Monitor: Sendable {
 
     /// A typing burst that nothing else raced ends at its last keystroke.
     mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, arbitration: Arbitration, maxSkew: Int64, at t: Int64) {
-        var firstTx = WriteTable(), lastTx = WriteTable()
+        var firstTx = WriteTable<Int32>(), lastTx = WriteTable<Int32>()
         for (i, a) in h.applied.enumerated() {
             for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = Int32(i) }; lastTx[w] = Int32(i) }
         }
