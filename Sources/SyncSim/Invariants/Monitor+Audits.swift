@@ -92,7 +92,7 @@ extension Monitor {
                 let k = Self.key(e, f.field)
                 if let v = initialData[e]?[f.field], v != f.value { continue }
                 if versions.holdsOther(than: f.value, k) { continue }
-                if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f.field) != f.value }) { continue }
+                if writersOf[k].contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f.field) != f.value }) { continue }
             }
             missing.append(e)
         }
@@ -111,7 +111,7 @@ extension Monitor {
                 let f = FieldID(UInt8(fi))
                 let k = Self.key(e, f)
                 if versions.range(of: v, k, initial: initialData[e]?[f]) != nil { continue }
-                if (writersOf[k] ?? []).contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f) == v }) { continue }
+                if writersOf[k].contains(where: { own($0) && Self.value(of: h.intents[Int($0)], e, f) == v }) { continue }
                 return (e, entry.record.namespace, f, v)
             }
         }

@@ -105,7 +105,8 @@ extension Monitor {
             guard rw.winners[id] != nil else { continue }
             for f in schema.fields(of: rec.namespace) {
                 let k = Self.key(id, f)
-                guard let writers = writersOf[k], let final = rec[f] else { continue }
+                let writers = writersOf[k]
+                guard !writers.isEmpty, let final = rec[f] else { continue }
                 let holders = Self.recordHolders(writers, of: id, rw)
                 guard !holders.isEmpty else { continue }
                 let want = holders.map { (h.intents[Int($0)], Self.value(of: h.intents[Int($0)], id, f)) }

@@ -130,7 +130,7 @@ extension Monitor {
                 let f = FieldID(UInt8(fi))
                 if t == .initial, initialData[e]?[f] == value { continue }
                 var ours = false, theirs: TenantID?
-                for j in writersOf[Self.key(e, f)] ?? [] where Self.value(of: h.intents[Int(j)], e, f) == value {
+                for j in writersOf[Self.key(e, f)] where Self.value(of: h.intents[Int(j)], e, f) == value {
                     let made = tenant(ofIntent: j)
                     if made == t { ours = true; break }
                     theirs = made

@@ -41,8 +41,14 @@ extension Monitor {
 
     /// The value intent `i` assigns to `key`, if it does.
     static func value(of it: History.Intent, _ e: EntityID, _ f: FieldID) -> FieldValue? {
+        value(in: it.write.ops, e, f)
+    }
+
+    /// The value the steps `ops` (one intent's) assign to `key`, if they do: `value(of:)` for a
+    /// caller that reads the steps in place instead of passing a copy of the whole intent.
+    static func value(in ops: [Op], _ e: EntityID, _ f: FieldID) -> FieldValue? {
         var v: FieldValue?
-        for op in it.write.ops {
+        for op in ops {
             switch op {
             case .create(let x, _, let a) where x == e, .update(let x, _, let a) where x == e:
                 for y in a where y.field == f { v = y.value }
@@ -68,7 +74,7 @@ extension Monitor {
                 switch op {
                 case .create(_, let ns, let a), .update(_, let ns, let a):
                     if case .create = op, !serverHad.contains(e), !initialData.contains(e),
-                       !(touchers[e] ?? []).contains(where: ownOther) {
+                       !touchers[Self.entityKey(e)].contains(where: ownOther) {
                         report(Violation(.noPhantomWrite, at: t, client: c, entity: e,
                                          "\(c) was told \(w) failed, but \(s) still shows \(EntityRef(e, ns)), which only \(w) created"))
                         return
@@ -76,7 +82,7 @@ extension Monitor {
                     for x in a where rec[x.field] == x.value {
                         let k = Self.key(e, x.field)
                         if versions.range(of: x.value, k, initial: initialData[e]?[x.field]) != nil { continue }
-                        if (writersOf[k] ?? []).contains(where: { ownOther($0) && Self.value(of: h.intents[Int($0)], e, x.field) == x.value }) { continue }
+                        if writersOf[k].contains(where: { ownOther($0) && Self.value(of: h.intents[Int($0)], e, x.field) == x.value }) { continue }
                         report(Violation(.noPhantomWrite, at: t, client: c, entity: e,
                                          "\(c) was told \(w) failed, but \(s) still shows \(EntityRef(e, ns)).\(x.field.name) = \(x.value), which only \(w) wrote"))
                         return
@@ -112,7 +118,7 @@ extension Monitor {
         refreshingCache = nil
         guard let r = sim.shown(c, s) else { return }
         let entries = r.entries
-        let m = yieldMemos[c.index].firstIndex { $0.subscription == s }
+        let m = memoIndex(c, s)
         // Changed or new entries since this subscription's last yield, ascending: a merge walk
         // (both lists ascend by id). Without a memo everything is checked.
         var changed: [EntityID] = []
@@ -138,51 +144,78 @@ extension Monitor {
             // yield is frequent and its roots and the queue may be long.)
             cachedRoots[p.client][p.index].refill(roots: r.roots, open: openWrites[c.index])
         }
+        // The entities to check again at the next yield: built in a reused buffer (the memo's
+        // previous list becomes the next spare), so a yield allocates nothing here.
         var recheck: [EntityID] = []
-        if let m {
-            var ids: [EntityID] = []
-            swap(&ids, &yieldMemos[c.index][m].recheck)
-            let raises = floorRaises[c.index]
-            let seen = yieldMemos[c.index][m].raisedSeen
-            if ids.isEmpty && seen == raises.count {
-                // Only the changed entries (ascending already).
-                var last: EntityID?
-                for id in changed where id != last {
-                    last = id
-                    guard let i = r.index(of: id) else { continue }
-                    if !checkMonotonic(c, s, entries[i], at: t) { recheck.append(id) }
+        swap(&recheck, &scratchRecheck)
+        entries.withUnsafeBufferPointer { b in
+            let base = b.baseAddress
+            if let m {
+                var ids: [EntityID] = []
+                swap(&ids, &yieldMemos[c.index][m].recheck)
+                let seen = yieldMemos[c.index][m].raisedSeen
+                let raised = floorRaises[c.index].count
+                if ids.isEmpty && seen == raised {
+                    // Only the changed entries (ascending already).
+                    var last: EntityID?
+                    for id in changed where id != last {
+                        last = id
+                        guard let i = r.index(of: id) else { continue }
+                        if !checkMonotonic(c, s, base! + i, at: t) { recheck.append(id) }
+                    }
+                } else {
+                    if seen < raised {
+                        for k in floorRaises[c.index][seen...] { ids.append(EntityID(UInt32(truncatingIfNeeded: k >> 8))) }
+                    }
+                    ids.append(contentsOf: changed)
+                    ids.sort()
+                    var last: EntityID?
+                    for id in ids where id != last {
+                        last = id
+                        guard let i = r.index(of: id) else { continue }
+                        if !checkMonotonic(c, s, base! + i, at: t) { recheck.append(id) }
+                    }
                 }
+                ids.removeAll(keepingCapacity: true)
+                swap(&ids, &scratchRecheck)
+                // The memo brought up to date where it lies (a new memo assigned over it copied
+                // its lists and destroyed the old one's: a dozen reference counts per yield).
+                swap(&shown, &yieldMemos[c.index][m].shown)
+                swap(&recheck, &yieldMemos[c.index][m].recheck)
+                yieldMemos[c.index][m].raisedSeen = floorRaises[c.index].count
+                yieldMemos[c.index][m].ownFine = ownFine
             } else {
-                if seen < raises.count {
-                    for k in raises[seen...] { ids.append(EntityID(UInt32(truncatingIfNeeded: k >> 8))) }
-                }
-                ids.append(contentsOf: changed)
-                ids.sort()
-                var last: EntityID?
-                for id in ids where id != last {
-                    last = id
-                    guard let i = r.index(of: id) else { continue }
-                    if !checkMonotonic(c, s, entries[i], at: t) { recheck.append(id) }
-                }
+                for i in 0..<b.count where !checkMonotonic(c, s, base! + i, at: t) { recheck.append(b[i].id) }
+                yieldMemos[c.index].append(YieldMemo(subscription: s, shown: shown, raisedSeen: floorRaises[c.index].count,
+                                                     recheck: recheck, ownFine: ownFine))
             }
-            yieldMemos[c.index][m] = YieldMemo(subscription: s, shown: shown, raisedSeen: floorRaises[c.index].count,
-                                               recheck: recheck, ownFine: ownFine)
-        } else {
-            for entry in entries where !checkMonotonic(c, s, entry, at: t) { recheck.append(entry.id) }
-            yieldMemos[c.index].append(YieldMemo(subscription: s, shown: shown, raisedSeen: floorRaises[c.index].count,
-                                                 recheck: recheck, ownFine: ownFine))
+        }
+    }
+
+    /// The place of subscription `s`'s memo among client `c`'s, read by subscription id alone (a
+    /// search through `firstIndex` handed each memo it passed to the closure as a copy).
+    func memoIndex(_ c: ClientID, _ s: SubscriptionID) -> Int? {
+        yieldMemos[c.index].withUnsafeBufferPointer { b in
+            for k in 0..<b.count where b[k].subscription == s { return k }
+            return nil
         }
     }
 
     /// monotonicReads on one entry shown (every field except the client's own keys). Returns
     /// false when the entry must be checked again at the next yield even if unchanged: it broke
     /// the invariant, or shows a value the server's data has not held (yet).
-    mutating func checkMonotonic(_ c: ClientID, _ s: SubscriptionID, _ entry: QueryResult.Entry, at t: Int64) -> Bool {
-        let e = entry.id
-        let initial = initialData[e]
+    ///
+    /// The entry is read where it lies (`entry` points into the result the caller holds): passed
+    /// as a value it was copied per call, three retains and three releases of its record's arrays.
+    mutating func checkMonotonic(_ c: ClientID, _ s: SubscriptionID, _ entry: UnsafePointer<QueryResult.Entry>, at t: Int64) -> Bool {
+        let e = entry.pointee.id
+        // Most entities a long run shows were created during it: only those in the initial data
+        // pay for a copy of their initial record (presence is read in place).
+        let initial = initialData.contains(e) ? initialData[e] : nil
         var settled = true
-        for (fi, value) in entry.record.values.enumerated() {
-            guard let v = value else { continue }
+        let values = entry.pointee.record.values
+        for fi in values.indices {
+            guard let v = values[fi] else { continue }
             let f = FieldID(UInt8(fi))
             let k = Self.key(e, f)
             if ownKeys[c.index][k] { continue }
@@ -192,7 +225,7 @@ extension Monitor {
                 if range.newest < floor {
                     settled = false
                     report(Violation(.monotonicReads, at: t, client: c, entity: e,
-                                     "\(s) shows \(EntityRef(e, entry.record.namespace)).\(f.name) = \(v), older than a value \(c) already showed (server version \(range.newest) < \(floor))"))
+                                     "\(s) shows \(EntityRef(e, entry.pointee.record.namespace)).\(f.name) = \(v), older than a value \(c) already showed (server version \(range.newest) < \(floor))"))
                     continue
                 }
                 if range.oldest > floor {
@@ -211,8 +244,13 @@ extension Monitor {
     /// Whether intent `x` may legitimately show over `w` (made later, applied later, or ranked
     /// above it by the declared arbitration).
     func mayFollow(_ x: History.Intent, _ xi: Int32, _ w: History.Intent, _ wi: Int32, arbitration: Arbitration, maxSkew: Int64) -> Bool {
+        mayFollow(IntentStamp(x), xi, IntentStamp(w), wi, arbitration: arbitration, maxSkew: maxSkew)
+    }
+
+    /// `mayFollow` on the few fields of the two intents it reads.
+    func mayFollow(_ x: IntentStamp, _ xi: Int32, _ w: IntentStamp, _ wi: Int32, arbitration: Arbitration, maxSkew: Int64) -> Bool {
         if x.time > w.time || (x.time == w.time && (x.origin != w.origin || xi > wi)) { return true }
-        if let fw = Self.get(firstApplied, w.write.id), let lx = Self.get(lastApplied, x.write.id), lx > fw { return true }
+        if let fw = Self.get(firstApplied, w.write), let lx = Self.get(lastApplied, x.write), lx > fw { return true }
         switch arbitration {
         case .serverArrival: return false
         case .clientTimestamp, .recordTimestamp: return x.clientTime >= w.clientTime
@@ -224,9 +262,10 @@ extension Monitor {
     ///
     /// Runs on every yield of a client with open writes, so each open write must cost little:
     /// "told" is a dense table by write id (`toldOutcome`), "still queued" a stamp per write id
-    /// set from the pending queue once per call (not a scan of it per open write; read only when
-    /// some open write's outcome was not told), and intents and records are read in place
-    /// (binding one copies its arrays: a retain and a release each).
+    /// set from the pending queue once per call (not a scan of it per open write; the queue is
+    /// read only when some open write's outcome was not told), and intents and records are read
+    /// in place (binding one copies its arrays: a retain and a release each; intents are lent
+    /// through `withIntents`, compared through `IntentStamp`).
     ///
     /// Incremental: the open writes before intent `fineBelow` were all found fine at this
     /// subscription's previous yield, so only their steps on entities in `changed` (the entries
@@ -246,13 +285,26 @@ extension Monitor {
         // A write leaves the open set once its outcome is known: told, or out of the queue (one
         // pass for both: which of them closes a write does not matter).
         guard !openWrites[c.index].isEmpty else { return intentCount }
-        let pending = sim.pendingWrites(of: c)
-        let stamp = stampPending(c, pending)
-        let told = toldOutcome, feedback = feedbackAt, stamps = pendingStamps
-        closeOpenWrites(c) { o in
+        let told = toldOutcome, feedback = feedbackAt
+        func isTold(_ o: OpenWrite) -> Bool {
             let k = Int(o.write.raw)
-            if k < Self.denseLimit { return (k < told.count && told[k]) || k >= stamps.count || stamps[k] != stamp }
-            return feedback[o.write] != nil || !pending.contains(o.write)
+            return k < Self.denseLimit ? k < told.count && told[k] : feedback[o.write] != nil
+        }
+        // The queue is read (and stamped) only when some open write's outcome was not told: a
+        // told write closes whatever the queue holds, and a strategy may build the list afresh
+        // per read (`instant` does).
+        if openWrites[c.index].contains(where: { !isTold($0) }) {
+            let pending = sim.pendingWrites(of: c)
+            let stamp = stampPending(c, pending)
+            let stamps = pendingStamps
+            closeOpenWrites(c) { o in
+                if isTold(o) { return true }
+                let k = Int(o.write.raw)
+                if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
+                return !pending.contains(o.write)
+            }
+        } else {
+            closeOpenWrites(c) { _ in true }
         }
         guard !openWrites[c.index].isEmpty else { return intentCount }
         // Constant for a run: read once (a strategy's `info` builds its whole description).
@@ -280,7 +332,9 @@ extension Monitor {
                 last = e
                 openTouch[c.index].modify(Self.entityKey(e)) { list in
                     // Writes no longer open never return: dropped here, once each.
-                    list.removeAll { Int($0) >= isOpen.count || !isOpen[Int($0)] }
+                    // (Asked first: `removeAll(where:)` rewrites the list even when it keeps all.)
+                    let closed = { (i: Int32) in Int(i) >= isOpen.count || !isOpen[Int(i)] }
+                    if list.contains(where: closed) { list.removeAll(where: closed) }
                     for i in list where i < fineBelow { known.append(i) }
                 }
             }
@@ -299,12 +353,15 @@ extension Monitor {
             let mid = (start + hi) / 2
             if open[mid].intent < fineBelow { start = mid + 1 } else { hi = mid }
         }
-        let h = sim.history
-        return h.intents.withUnsafeBufferPointer { intents -> Int32 in
+        return sim.withIntents { intents -> Int32 in
             /// One open write's steps (only those on changed entities if it is known); the
             /// bound to return if one broke the invariant.
             func check(_ wi: Int32, known: Bool) -> Int32? {
-                for op in intents[Int(wi)].write.ops {
+                // Read in place: `intents[i]` passed on or bound copied the whole intent.
+                let wp = intents.baseAddress! + Int(wi)
+                precondition(Int(wi) < intents.count)
+                let ws = IntentStamp(wp)
+                for op in wp.pointee.write.ops {
                     if known && !isChanged(op.entity) { continue }
                     guard let a = op.assignmentsIfWrite, let ri = r.index(of: op.entity) else { continue }
                     // A delete that may follow the write ends what it promised for the entity: whatever
@@ -314,14 +371,17 @@ extension Monitor {
                     for x in a {
                         guard let shown = r.entries[ri].record[x.field], shown != x.value else { continue }
                         if deleted == nil {
-                            deleted = deleters[op.entity].map { superseded(op.entity, by: $0, intents[Int(wi)], wi, arbitration: arbitration, maxSkew: maxSkew, h) } ?? false
+                            deleted = superseded(op.entity, by: deleters[Self.entityKey(op.entity)], ws, wi, arbitration: arbitration, maxSkew: maxSkew, intents)
                         }
                         if deleted! { break }
                         let k = Self.key(op.entity, x.field)
                         // Newest writers first: the one that explains a value shown is usually recent.
-                        let explained = (writersOf[k] ?? []).reversed().contains { j in
-                            j != wi && Self.value(of: intents[Int(j)], op.entity, x.field) == shown
-                                && mayFollow(intents[Int(j)], j, intents[Int(wi)], wi, arbitration: arbitration, maxSkew: maxSkew)
+                        let explained = writersOf[k].reversed().contains { j in
+                            guard j != wi else { return false }
+                            precondition(Int(j) < intents.count)
+                            let jp = intents.baseAddress! + Int(j)
+                            return Self.value(in: jp.pointee.write.ops, op.entity, x.field) == shown
+                                && mayFollow(IntentStamp(jp), j, ws, wi, arbitration: arbitration, maxSkew: maxSkew)
                         }
                         if !explained {
                             let w = intents[Int(wi)]
@@ -394,9 +454,31 @@ extension Monitor {
 }
 
 extension Monitor {
-    func superseded(_ e: EntityID, by deletes: [Int32], _ w: History.Intent, _ wi: Int32, arbitration: Arbitration,
-                    maxSkew: Int64, _ h: History) -> Bool {
-        deletes.contains { j in j != wi && mayFollow(h.intents[Int(j)], j, w, wi, arbitration: arbitration, maxSkew: maxSkew) }
+    func superseded(_ e: EntityID, by deletes: [Int32], _ w: IntentStamp, _ wi: Int32, arbitration: Arbitration,
+                    maxSkew: Int64, _ intents: UnsafeBufferPointer<History.Intent>) -> Bool {
+        deletes.contains { j in
+            guard j != wi else { return false }
+            precondition(Int(j) < intents.count)
+            return mayFollow(IntentStamp(intents.baseAddress! + Int(j)), j, w, wi, arbitration: arbitration, maxSkew: maxSkew)
+        }
+    }
+
+    /// What `mayFollow` reads of an intent (its time, origin, clock and write id), taken by
+    /// value: passing the intent itself copied it whole (its steps included) per comparison.
+    struct IntentStamp {
+        var time: Int64
+        var origin: Origin
+        var clientTime: Int64
+        var write: WriteID
+
+        init(_ it: History.Intent) {
+            (time, origin, clientTime, write) = (it.time, it.origin, it.clientTime, it.write.id)
+        }
+
+        /// Read where the intent lies.
+        init(_ p: UnsafePointer<History.Intent>) {
+            (time, origin, clientTime, write) = (p.pointee.time, p.pointee.origin, p.pointee.clientTime, p.pointee.write.id)
+        }
     }
 }
 

@@ -18,8 +18,9 @@ struct Monitor: Sendable {
     var deletedOnServer = Set<EntityID>()
     var ghostReported = Set<EntityID>()
     var resurrectionReported = Set<EntityID>()
-    /// How many transactions each write appeared in.
-    var applications: [WriteID: Int] = [:]
+    /// How many transactions each write appeared in (a dense table by write id: read for every
+    /// write of every applied transaction).
+    var applications = WriteTable<Int32>()
     /// Server rows per entity, from the log (`Monitor+Rows.swift`).
     var rowLedger = RowLedger()
     /// Writes a transaction names as superseded: the transaction's index in the server's log
@@ -68,12 +69,14 @@ struct Monitor: Sendable {
     var serverHad = Set<EntityID>()
     /// Intents seen so far (the index of the next one in `History.intents`).
     var intentCount: Int32 = 0
-    /// Intents (indices in `History.intents`) that assign each (entity, field), in order.
-    var writersOf: [UInt64: [Int32]] = [:]
-    /// Intents that create or update each entity, in order.
-    var touchers: [EntityID: [Int32]] = [:]
-    /// Intents that delete each entity, in order.
-    var deleters: [EntityID: [Int32]] = [:]
+    /// Intents (indices in `History.intents`) that assign each (entity, field), in order; a key
+    /// none assigns reads as empty. (Dense tables, `KeyTable`: written at every intent and read
+    /// at most yields, where a hash per access was a visible cost.)
+    var writersOf: KeyTable<[Int32]>
+    /// Intents that create or update each entity, in order (by `entityKey`).
+    var touchers = KeyTable<[Int32]>(stride: 1, blank: [])
+    /// Intents that delete each entity, in order (by `entityKey`).
+    var deleters = KeyTable<[Int32]>(stride: 1, blank: [])
     /// Position in `History.intents` of each write id (dense); -1 = none.
     var intentOfWrite: [Int32] = []
     /// (entity, field) keys each client's own user wrote (monotonicReads leaves them alone).
@@ -95,7 +98,7 @@ struct Monitor: Sendable {
     /// Writes the user was told were rejected, so far.
     var toldRejected = Set<WriteID>()
     /// When the user was first told each write's outcome (rejected or confirmed).
-    var feedbackAt: [WriteID: Int64] = [:]
+    var feedbackAt = WriteTable<Int64>()
     /// By write id (dense): whether the user was told its outcome (`feedbackAt` has it), read
     /// on every yield by `checkOwnWrites` without hashing.
     var toldOutcome: [Bool] = []
@@ -124,6 +127,8 @@ struct Monitor: Sendable {
     var yieldMemos: [[YieldMemo]]
     /// `checkYield`'s list of changed entries, kept between calls for its capacity.
     var scratchChanged: [EntityID] = []
+    /// `checkYield`'s spare list of entities to check again (capacity kept between yields).
+    var scratchRecheck: [EntityID] = []
     /// Per client: the keys whose floor rose, in order (`checkYield` re-checks them).
     var floorRaises: [[UInt64]]
     /// The run's arbitration and largest clock skew, read once (`checkOwnWrites`).
@@ -143,6 +148,7 @@ struct Monitor: Sendable {
         floors = Array(repeating: KeyTable(stride: schema.fieldCount, blank: Self.noFloor), count: clients)
         hasFloors = Array(repeating: false, count: clients)
         versions = FieldVersions(stride: schema.fieldCount)
+        writersOf = KeyTable(stride: schema.fieldCount, blank: [])
         openWrites = Array(repeating: [], count: clients)
         openTouch = Array(repeating: KeyTable(stride: 1, blank: []), count: clients)
         lastPending = Array(repeating: 0, count: clients)
@@ -192,12 +198,12 @@ struct Monitor: Sendable {
             switch op {
             case .delete:
                 deleteIntents.insert(op.entity)
-                deleters[op.entity, default: []].append(i)
+                deleters.modify(Self.entityKey(op.entity)) { $0.append(i) }
             case .create(let e, _, let a), .update(let e, _, let a):
-                touchers[e, default: []].append(i)
+                touchers.modify(Self.entityKey(e)) { $0.append(i) }
                 for x in a {
                     let k = Self.key(e, x.field)
-                    writersOf[k, default: []].append(i)
+                    writersOf.modify(k) { $0.append(i) }
                     if let c = client { ownKeys[c.index][k] = true }
                 }
             case .link, .unlink: break
@@ -245,7 +251,7 @@ struct Monitor: Sendable {
         noteRows(tx, at: time)
         if !tx.superseded.isEmpty { noteSuperseded(tx, index: index) }
         for w in tx.writes {
-            let n = (applications[w] ?? 0) + 1
+            let n = (applications[w] ?? 0) + 1   // (a write applied 2^31 times would need more events than a run has)
             applications[w] = n
             if n == 2 {
                 var v = Violation(.noDuplicateApplication, at: time,
@@ -263,7 +269,7 @@ struct Monitor: Sendable {
                 // carries no such intent (a stale diff, a replayed snapshot).
                 let asked = tx.writes.contains { w in
                     guard let i = Self.get(intentOfWrite, w) else { return false }
-                    return deleters[e]?.contains(i) ?? false
+                    return deleters[Self.entityKey(e)].contains(i)
                 }
                 if !asked && !ghostReported.contains(e) {
                     ghostReported.insert(e)
@@ -517,7 +523,7 @@ struct Monitor: Sendable {
         // assigned each (entity, field), with whether one of its intents targeted that field.
         // (Dense tables over write ids and (entity, field) keys: this runs over the whole log, and
         // a hash per step was most of its cost; huge ids fall back to hashing, `KeyTable`.)
-        var lastTxOfWrite = WriteTable()
+        var lastTxOfWrite = WriteTable<Int32>()
         var lastAssign = KeyTable<(tx: Int32, targeted: Bool)>(stride: schema.fieldCount, blank: (-1, false))
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
         var targeted: [UInt64] = []  // a few keys: a list beats hashing
@@ -578,7 +584,7 @@ struct Monitor: Sendable {
 
     /// A typing burst that nothing else raced ends at its last keystroke.
     mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, arbitration: Arbitration, maxSkew: Int64, at t: Int64) {
-        var firstTx = WriteTable(), lastTx = WriteTable()
+        var firstTx = WriteTable<Int32>(), lastTx = WriteTable<Int32>()
         for (i, a) in h.applied.enumerated() {
             for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = Int32(i) }; lastTx[w] = Int32(i) }
         }
@@ -600,7 +606,7 @@ struct Monitor: Sendable {
             // The intents that assign the field: `writersOf` lists exactly those (each intent the
             // monitor was fed is `h.intents` at the same position); a scan of every intent per burst
             // made this quadratic in a long run. (A history fed otherwise is scanned whole.)
-            let writers: [Int32] = intentCount == h.intents.count ? (writersOf[Self.key(e, x.field)] ?? [])
+            let writers: [Int32] = intentCount == h.intents.count ? writersOf[Self.key(e, x.field)]
                                                                     : h.intents.indices.map { Int32($0) }
             let raced = writers.contains { i in
                 let it = h.intents[Int(i)]

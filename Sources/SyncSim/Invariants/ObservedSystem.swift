@@ -16,6 +16,10 @@ protocol ObservedSystem {
     var virtualTime: Int64 { get }
     /// Everything recorded so far: intents, the server's log, what users were told, restarts.
     var history: History { get }
+    /// `history.intents`, lent in place for the call: reading `history` copies the whole
+    /// history value (a retain and a release of each list it holds), which the oracles that run
+    /// at every yield cannot afford for a look at a few intents.
+    func withIntents<R>(_ body: (UnsafeBufferPointer<History.Intent>) -> R) -> R
     var clientCount: Int { get }
     /// The client's write-queue cap (`queueCapNoSilentDrop`).
     var queueCap: Int { get }
@@ -48,6 +52,7 @@ protocol ObservedSystem {
 
 /// Without tenants (a recorded history has none): one server, nothing parked.
 extension ObservedSystem {
+    func withIntents<R>(_ body: (UnsafeBufferPointer<History.Intent>) -> R) -> R { history.intents.withUnsafeBufferPointer(body) }
     func serverData(seenBy c: ClientID) -> EntityStore? { serverData }
     var everyTenantsData: EntityStore { serverData }
     func parkedWrites(of c: ClientID) -> [WriteID] { [] }
@@ -55,6 +60,7 @@ extension ObservedSystem {
 
 extension Simulator: ObservedSystem {
     @inlinable var queueCap: Int { options.queueCap }
+    @inlinable func withIntents<R>(_ body: (UnsafeBufferPointer<History.Intent>) -> R) -> R { _history.intents.withUnsafeBufferPointer(body) }
     @inlinable var persistence: Bool { options.persistence }
     @inlinable var arbitration: Arbitration { strategy.info.arbitration }
     @inlinable func skew(of c: ClientID) -> Int64 { options.skew(of: c) }

@@ -10,8 +10,8 @@ extension Simulator {
     /// A tenant's server while another tenant's is in `server`, with its timer generations.
     @usableFromInline struct ParkedServer {
         @usableFromInline var server: S.Server
-        @usableFromInline var timerGen: [TimerID: UInt32]
-        @inlinable init(server: S.Server, timerGen: [TimerID: UInt32]) { self.server = server; self.timerGen = timerGen }
+        @usableFromInline var timerGen: TimerGenerations
+        @inlinable init(server: S.Server, timerGen: TimerGenerations) { self.server = server; self.timerGen = timerGen }
     }
 
     /// Puts tenant `t`'s server in `server` (making it on first use), parking the current one.
@@ -23,7 +23,7 @@ extension Simulator {
             incoming = p
             parkedServers[t.index] = nil
         } else {
-            incoming = ParkedServer(server: makeTenantServer(t), timerGen: [:])
+            incoming = ParkedServer(server: makeTenantServer(t), timerGen: TimerGenerations())
         }
         parkedServers[activeServerTenant.index] = ParkedServer(server: server, timerGen: serverTimerGen)
         server = incoming.server

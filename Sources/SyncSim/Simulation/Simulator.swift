@@ -55,10 +55,10 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline var serverKnowsConnected: [Bool]
     @usableFromInline var disconnectNoticePending: [Bool]
     @usableFromInline var net: NetworkModel
-    @usableFromInline var clientTimerGen: [[TimerID: UInt32]]
+    @usableFromInline var clientTimerGen: [TimerGenerations]
     /// Each client's pending-queue size as the story last showed it (queue lines).
     @usableFromInline var storyPending: [Int] = []
-    @usableFromInline var serverTimerGen: [TimerID: UInt32] = [:]
+    @usableFromInline var serverTimerGen = TimerGenerations()
     @usableFromInline var nextTimerGen: UInt32 = 0
     /// Story only (filled when lines are kept): each timer setting's duration, by generation, so
     /// a firing reads "fires (a 1500 ms timer)" rather than just a strategy's opaque timer id.
@@ -157,7 +157,7 @@ public struct Simulator<S: SyncStrategy> {
         links = Array(repeating: LinkState(), count: n)
         serverKnowsConnected = Array(repeating: false, count: n)
         disconnectNoticePending = Array(repeating: false, count: n)
-        clientTimerGen = Array(repeating: [:], count: n)
+        clientTimerGen = Array(repeating: TimerGenerations(), count: n)
         activeSubs = Array(repeating: [], count: n)
         armedCrash = Array(repeating: nil, count: n)
         recorder = TraceRecorder(mode: trace)
@@ -824,7 +824,7 @@ public struct Simulator<S: SyncStrategy> {
     @inlinable
     mutating func relaunch(_ c: ClientID, device: DeviceNetwork) {
         incarnation[c.index] += 1
-        clientTimerGen[c.index] = [:]
+        clientTimerGen[c.index].removeAll()
         clients[c.index] = strategy.makeClient(clientContext(c), restoring: durable[c.index])
         clientInput(c, .network(device))
         for (s, q) in activeSubs[c.index] {

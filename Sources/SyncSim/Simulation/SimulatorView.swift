@@ -23,6 +23,9 @@ struct SimulatorView<S: SyncStrategy>: ObservedSystem {
 
     @inlinable var virtualTime: Int64 { read { $0.virtualTime } }
     @inlinable var history: History { read { $0._history } }
+    @inlinable func withIntents<R>(_ body: (UnsafeBufferPointer<History.Intent>) -> R) -> R {
+        read { $0._history.intents.withUnsafeBufferPointer(body) }
+    }
     @inlinable var clientCount: Int { read { $0.clientCount } }
     @inlinable var queueCap: Int { read { $0.queueCap } }
     @inlinable var persistence: Bool { read { $0.persistence } }

@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func writeTableReadsBackAnyID() {
-        var t = WriteTable()
+        var t = WriteTable<Int32>()
         #expect(t[WriteID(3)] == nil)
         t[WriteID(3)] = 7
         t[WriteID(UInt32.max)] = 2
