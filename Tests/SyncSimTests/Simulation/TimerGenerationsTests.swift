@@ -2,14 +2,15 @@ import Testing
 @testable import SyncSim
 
 /// The simulator's table of armed timers (`TimerGenerations`): it must answer what the
-/// dictionary it replaced answered, for any timer ids (few armed, in the list; many armed at
-/// once, some in the fallback dictionary) and any generation (0 included, which a wrapped
-/// counter can give).
+/// dictionary it replaced answered, for any timer ids (few or many armed at once, ids that
+/// collide in the table, counters and high-bit tags) and any generation (0 included, which a
+/// wrapped counter can give), through growth, probe runs and deletions that shift them back.
 @Suite struct TimerGenerationsTests {
     @Test func readsBackWhatADictionaryWould() {
         var t = TimerGenerations()
         var d: [TimerID: UInt32] = [:]
-        let ids: [UInt32] = Array(0..<40) + [1000, 0x8000_0001, UInt32.max]
+        // Counters, high-bit tags, and multiples of the table sizes (which share home slots).
+        let ids: [UInt32] = Array(0..<40) + [1000, 0x8000_0001, UInt32.max] + (1..<24).map { UInt32($0) << 16 } + (1..<12).map { UInt32($0) << 27 }
         // A fixed pseudo-random walk of sets, cancels and reads (no randomness at run time).
         var x: UInt64 = 0x9E37_79B9_7F4A_7C15
         for step in 0..<2_000 {
@@ -38,7 +39,7 @@ import Testing
     @Test func cancellingAnUnarmedTimerLeavesTheTableEmpty() {
         var t = TimerGenerations()
         t[TimerID(40)] = nil
-        #expect(t.list.isEmpty && t.overflow.isEmpty, "nothing grows for a cancel")
+        #expect(t.slots.isEmpty && t.isEmpty, "nothing grows for a cancel")
         #expect(t[TimerID(40)] == nil)
         t[TimerID(2)] = 0
         #expect(t[TimerID(2)] == 0, "generation 0 is armed, not absent")
