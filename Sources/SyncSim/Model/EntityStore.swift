@@ -358,11 +358,37 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         /// struct, not a tuple: an array of tuples is destroyed element by element through the
         /// runtime's generic tuple witness, several times the cost of a struct's.)
         var saved: [Saved] = []
+        /// Which slots `saved` holds, one bit per slot below `slots`, once it holds more than
+        /// `scanLimit`: a transaction that writes a whole collection (sharedDiff's saves) logs
+        /// thousands of slots, and asking the list whether each was already saved made it
+        /// quadratic. Short logs, the common case, are scanned and allocate nothing more.
+        var savedMarks: [UInt64] = []
         /// `records.count` and `count` before the first change.
         var slots = -1
         var count = 0
         public init() {}
         public var isEmpty: Bool { saved.isEmpty && slots < 0 }
+
+        static var scanLimit: Int { 32 }
+
+        /// Whether slot `i` (below `slots`) is already saved.
+        @inline(__always)
+        func isSaved(_ i: Int) -> Bool {
+            if savedMarks.isEmpty { return saved.contains { $0.index == i } }
+            return savedMarks[i >> 6] & (1 << UInt64(i & 63)) != 0
+        }
+
+        /// Saves a slot not saved yet (below `slots`).
+        @inline(__always)
+        mutating func note(_ s: Saved) {
+            saved.append(s)
+            if !savedMarks.isEmpty {
+                savedMarks[s.index >> 6] |= 1 << UInt64(s.index & 63)
+            } else if saved.count > Self.scanLimit {
+                savedMarks = Array(repeating: 0, count: (slots + 63) >> 6)
+                for k in 0..<saved.count { savedMarks[saved[k].index >> 6] |= 1 << UInt64(saved[k].index & 63) }
+            }
+        }
 
         /// Adds what `later` logged, changes made after the ones this log holds, so that
         /// `rollBack(self)` undoes both (a slot `later` saved that this log did not was unchanged
@@ -372,7 +398,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             if slots < 0 { self = later; return }
             for k in 0..<later.saved.count {
                 let i = later.saved[k].index
-                if i < slots && !saved.contains(where: { $0.index == i }) { saved.append(later.saved[k]) }
+                if i < slots && !isSaved(i) { note(later.saved[k]) }
             }
         }
     }
@@ -384,8 +410,8 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         if undo.slots < 0 { undo.slots = records.count; undo.count = count }
         func save(_ e: EntityID) {
             let i = Int(e.raw)
-            guard i < undo.slots, !undo.saved.contains(where: { $0.index == i }) else { return }
-            undo.saved.append(UndoLog.Saved(index: i, record: records[i]))
+            guard i < undo.slots, !undo.isSaved(i) else { return }
+            undo.note(UndoLog.Saved(index: i, record: records[i]))
         }
         save(op.entity)
         if case .delete(let e, _) = op, contains(e) {
@@ -398,7 +424,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     public mutating func set(_ id: EntityID, _ r: EntityRecord?, undo: inout UndoLog) {
         if undo.slots < 0 { undo.slots = records.count; undo.count = count }
         let i = Int(id.raw)
-        if i < undo.slots, !undo.saved.contains(where: { $0.index == i }) { undo.saved.append(UndoLog.Saved(index: i, record: records[i])) }
+        if i < undo.slots, !undo.isSaved(i) { undo.note(UndoLog.Saved(index: i, record: records[i])) }
         self[id] = r
     }
 

@@ -100,4 +100,31 @@ import Testing
         t.rollBack(empty)
         #expect(t == before)
     }
+
+    /// A log past `scanLimit` slots (a whole-collection save) marks its slots in a bit set: each
+    /// slot is still saved once, at its first change, so a rollback restores the store, also
+    /// through `absorb` of two long logs and with slots written twice.
+    @Test func aLongLogSavesEachSlotOnceAndRollsBack() {
+        var before = EntityStore()
+        for k in 1...200 { #expect(before.apply(.create(EntityID(UInt32(k)), .todos, [FieldAssignment(.title, .string("t\(k)"))]), schema: schema) == nil) }
+        var s = before
+        var first = EntityStore.UndoLog()
+        for k in stride(from: 1, through: 200, by: 2) {
+            #expect(s.apply(.update(EntityID(UInt32(k)), .todos, [FieldAssignment(.title, .string("a\(k)"))]), schema: schema, undo: &first) == nil)
+            #expect(s.apply(.update(EntityID(UInt32(k)), .todos, [FieldAssignment(.priority, .int(k))]), schema: schema, undo: &first) == nil)
+        }
+        #expect(first.saved.count == 100 && !first.savedMarks.isEmpty)
+        var second = EntityStore.UndoLog()
+        for k in 1...200 where k % 3 == 0 {
+            #expect(s.apply(.update(EntityID(UInt32(k)), .todos, [FieldAssignment(.title, .string("b\(k)"))]), schema: schema, undo: &second) == nil)
+        }
+        #expect(s.apply(.create(EntityID(300), .todos, []), schema: schema, undo: &second) == nil)
+        #expect(s.apply(.delete(EntityID(7), .todos), schema: schema, undo: &second) == nil)
+        first.absorb(second)
+        // Slots saved by both logs are kept once, with the record from before the first change.
+        let indices = first.saved.map(\.index)
+        #expect(Set(indices).count == indices.count)
+        s.rollBack(first)
+        #expect(s == before)
+    }
 }
