@@ -27,10 +27,11 @@ struct PushPullIncrementalTests {
             inner.handle(input, now: now, out: &out)
             // Pending changes of the table not yet in the view are patched by the next refresh;
             // the subscriptions are the query over the view as it is.
-            for s in inner.subs {
-                guard let shown = s.shown else { continue }
+            for s in inner.subs.subs {
+                guard let shown = inner.result(of: s.id) else { continue }
+                let query = inner.subs.groups[s.group].query
                 log.checked(reused: true)
-                if shown != s.query.evaluate(inner.view) {
+                if shown != query.evaluate(inner.view) {
                     log.diverged("\(inner.id) \(s.id) at \(now) after \(input): shows \(shown.summary)")
                 }
             }
