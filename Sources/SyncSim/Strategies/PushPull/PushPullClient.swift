@@ -687,11 +687,20 @@ public struct PushPullClient: ClientMachine {
         var changed = NamespaceSet()
         let dirty = records.takeDirty()
         if dirty.isEmpty { return changed }
+        if view.records.isEmpty { return buildView(dirty, touched: &touched) }
         var todo = dirty
         for e in dirty where view.namespace(of: e) != liveNamespace(e) {
             todo.append(contentsOf: records.referrers(of: e))
         }
+        // A row listed again (a referrer that changed too, or of two rows) would be recomputed
+        // to the record the view already took from it: each is done once.
+        var seen: [Bool] = []
+        if todo.count > dirty.count { seen = [Bool](repeating: false, count: records.isDirty.count) }
         for e in todo {
+            if !seen.isEmpty {
+                if seen[Int(e.raw)] { continue }
+                seen[Int(e.raw)] = true
+            }
             let new = visibleRecord(e)
             let oldNS = view.namespace(of: e)
             if oldNS == nil && new == nil { continue }
@@ -701,6 +710,30 @@ public struct PushPullClient: ClientMachine {
             view[e] = new
             touched.append(e)
         }
+        return changed
+    }
+
+    /// `patchView` into an empty view (a restart without persistence, or a force from server, the
+    /// first pull bringing every row): the view built in one pass over the changed rows instead
+    /// of growing it row by row, and the rows linking to a row that appeared not visited again
+    /// (a row is made visible from the table as it is now: a second visit would find it done).
+    /// The same view, `touched` and namespaces as row by row: every visible row is touched, in
+    /// the order the rows changed.
+    mutating func buildView(_ dirty: [EntityID], touched: inout [EntityID]) -> NamespaceSet {
+        var changed = NamespaceSet()
+        var top = -1
+        for e in dirty { top = max(top, Int(e.raw)) }
+        var slots = [EntityRecord?](repeating: nil, count: top + 1)
+        for e in dirty {
+            guard let n = visibleRecord(e) else { continue }
+            changed.insert(n.namespace)
+            slots[Int(e.raw)] = n
+            touched.append(e)
+        }
+        var live = slots.count
+        while live > 0 && slots[live - 1]?.namespace == nil { live -= 1 }
+        slots.removeSubrange(live...)
+        view = EntityStore(slots: slots)
         return changed
     }
 

@@ -112,7 +112,10 @@ public struct PushPullTable: Sendable {
             slots.chunks.append(contentsOf: repeatElement([LocalRecord?](repeating: nil, count: Rows.chunk), count: chunks))
         }
         if i >= incoming.count {
-            let grow = i - incoming.count + 1
+            // At least doubled: rows mostly arrive in id order (a first pull brings them all), and
+            // growing by one slot per new row cost more than setting it. Slots past the last row
+            // are empty (no referrer, not dirty), as they would be one by one.
+            let grow = max(i - incoming.count + 1, incoming.count, Rows.chunk)
             incoming.append(contentsOf: repeatElement([], count: grow))
             isDirty.append(contentsOf: repeatElement(false, count: grow))
         }

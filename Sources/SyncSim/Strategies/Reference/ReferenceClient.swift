@@ -257,10 +257,10 @@ public struct ReferenceClient: ClientMachine {
             var replicaChanged: [Int] = []
             if base <= replicaVersion && (version > replicaVersion || !replicaValid) && (replicaValid || base == 0) {
                 replicaChanged.reserveCapacity(changes.count)
-                for c in changes {
-                    replica.put(c.id, c.state, schema: schema)
-                    if persistence { replicaLog.append(c) }
-                    replicaChanged.append(Int(c.id.raw))
+                replica.put(changes, schema: schema)
+                for k in changes.indices {
+                    if persistence { replicaLog.append(changes[k]) }
+                    replicaChanged.append(Int(changes[k].id.raw))
                 }
                 if persistence { replicaLog.rebaseIfLong(replica) }
                 replicaVersion = version
@@ -333,6 +333,26 @@ public struct ReferenceClient: ClientMachine {
     /// (every other slot already was), and the writes are laid over again. Copying the replica to
     /// lay them over cost the whole table (a reference count per entity) on every reply.
     mutating func rebuildView(replicaChanged: [Int] = []) {
+        // A view that never held a slot (a restart without persistence: both empty until the
+        // first reply) with nothing laid over is the replica: shared whole instead of copied slot
+        // by slot. Every slot the replica holds came in `replicaChanged` (a slot put earlier
+        // would have been copied into the view), so it is the table the copies would make.
+        if view.states.isEmpty && overlaid.isEmpty {
+            view = replica
+            var slots = replicaChanged
+            slots.sort()
+            var last = -1
+            for i in slots where i != last {
+                last = i
+                viewDirty.append(i)
+            }
+            var touched: [Int] = []
+            for c in confirmed { _ = view.apply(c.mutation.ops, stamp: c.mutation.stamp, version: 0, schema: schema, touched: &touched) }
+            for m in queue { _ = view.apply(m.ops, stamp: m.stamp, version: 0, schema: schema, touched: &touched) }
+            viewDirty.append(contentsOf: touched)
+            overlaid = touched
+            return
+        }
         var slots = overlaid
         slots.append(contentsOf: replicaChanged)
         slots.sort()
