@@ -317,6 +317,9 @@ public struct PushPullClient: ClientMachine {
                 }
                 if order == .pushThenPull, let l = records[r.entity], l.isLocallyChanged {
                     mergeDetectingConflict(local: l, remote: r, out: &out)
+                } else if !records.has(r.entity) {
+                    // A new row (every row of a first pull): no local row to copy out and merge.
+                    records[r.entity] = PushPullMerge.apply(remote: r, to: nil, schema: schema)
                 } else {
                     records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity], schema: schema)
                 }
@@ -704,7 +707,8 @@ public struct PushPullClient: ClientMachine {
             let new = visibleRecord(e)
             let oldNS = view.namespace(of: e)
             if oldNS == nil && new == nil { continue }
-            if let n = new, oldNS == n.namespace, view[e] == n { continue }
+            // Compared in place (`view[e]` would copy the record out to compare it).
+            if let n = new, oldNS == n.namespace, view.records.withUnsafeBufferPointer({ $0[Int(e.raw)]! == n }) { continue }
             if let o = oldNS { changed.insert(o) }
             if let n = new { changed.insert(n.namespace) }
             view[e] = new

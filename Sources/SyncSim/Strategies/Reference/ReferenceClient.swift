@@ -333,33 +333,21 @@ public struct ReferenceClient: ClientMachine {
     /// (every other slot already was), and the writes are laid over again. Copying the replica to
     /// lay them over cost the whole table (a reference count per entity) on every reply.
     mutating func rebuildView(replicaChanged: [Int] = []) {
-        // A view that never held a slot (a restart without persistence: both empty until the
-        // first reply) with nothing laid over is the replica: shared whole instead of copied slot
-        // by slot. Every slot the replica holds came in `replicaChanged` (a slot put earlier
-        // would have been copied into the view), so it is the table the copies would make.
-        if view.states.isEmpty && overlaid.isEmpty {
-            view = replica
-            var slots = replicaChanged
-            slots.sort()
-            var last = -1
-            for i in slots where i != last {
-                last = i
-                viewDirty.append(i)
-            }
-            var touched: [Int] = []
-            for c in confirmed { _ = view.apply(c.mutation.ops, stamp: c.mutation.stamp, version: 0, schema: schema, touched: &touched) }
-            for m in queue { _ = view.apply(m.ops, stamp: m.stamp, version: 0, schema: schema, touched: &touched) }
-            viewDirty.append(contentsOf: touched)
-            overlaid = touched
-            return
-        }
         var slots = overlaid
         slots.append(contentsOf: replicaChanged)
         slots.sort()
+        // A wide change (the first reply after a restart without persistence brings the whole
+        // table) resets the view whole: it becomes the replica, sharing its storage, instead of
+        // being copied slot by slot. The same view: every slot is the replica's once the reset
+        // slots are (slots past the replica's end are absent either way). A view that never
+        // held a slot, with nothing laid over, is the replica already but for these slots.
+        let whole = (view.states.isEmpty && overlaid.isEmpty)
+            || (replicaChanged.count >= 32 && replicaChanged.count * 2 >= replica.states.count)
+        if whole { view = replica }
         var last = -1
         for i in slots where i != last {
             last = i
-            view.copySlot(i, from: replica)
+            if !whole { view.copySlot(i, from: replica) }
             viewDirty.append(i)
         }
         var touched: [Int] = []
