@@ -25,12 +25,25 @@ struct PushPullIncrementalTests {
 
         mutating func handle(_ input: ClientInput<PushPullDown>, now: Int64, out: inout ClientOutbox<PushPullUp>) {
             inner.handle(input, now: now, out: &out)
+            // The view, from scratch: the live rows, links to rows it does not show dropped.
+            var want = EntityStore()
+            for r in inner.records.rows where r.status != .deleted {
+                var rec = r.record
+                for l in inner.schema.links(of: rec.namespace) {
+                    let ns = inner.schema.target(of: l)
+                    rec.filterLink(l) { t in inner.records[t].map { $0.status != .deleted && $0.record.namespace == ns } ?? false }
+                }
+                want[r.entity] = rec
+            }
+            log.checked()
+            if want != inner.view { log.diverged("\(inner.id) at \(now) after \(input): the view differs from the table's live rows") }
             // Pending changes of the table not yet in the view are patched by the next refresh;
             // the subscriptions are the query over the view as it is.
-            for s in inner.subs {
-                guard let shown = s.shown else { continue }
+            for s in inner.subs.subs {
+                guard let shown = inner.result(of: s.id) else { continue }
+                let query = inner.subs.groups[s.group].query
                 log.checked(reused: true)
-                if shown != s.query.evaluate(inner.view) {
+                if shown != query.evaluate(inner.view) {
                     log.diverged("\(inner.id) \(s.id) at \(now) after \(input): shows \(shown.summary)")
                 }
             }

@@ -44,10 +44,11 @@ struct ReferenceIncrementalTests {
                 log.checked()
                 if inner.durableState.replica != inner.replica { log.diverged("\(inner.id) at \(now): persisted replica differs") }
             }
-            for s in inner.subs {
-                guard let shown = s.shown else { continue }
+            for s in inner.subs.subs {
+                guard let shown = inner.result(of: s.id) else { continue }
+                let query = inner.subs.groups[s.group].query
                 log.checked()
-                if shown != s.query.evaluate(scratch.store) {
+                if shown != query.evaluate(scratch.store) {
                     log.diverged("\(inner.id) \(s.id) at \(now) after \(input): shows \(shown.summary)")
                 }
             }

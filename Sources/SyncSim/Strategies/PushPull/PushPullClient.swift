@@ -32,14 +32,6 @@ public struct PushPullClient: ClientMachine {
         public var server: RemoteRecord
     }
 
-    struct Subscription {
-        var id: SubscriptionID
-        var query: Query
-        var shown: QueryResult?
-        /// `query.readNamespaces(in: schema)`, kept: it is asked after every change of the view.
-        var reads: NamespaceSet
-    }
-
     /// The request timeout of sync `s` has its own id: the simulator restarts a timer's
     /// generation after a cancel, so a cancelled timeout of an earlier request could otherwise
     /// fire as the current one's.
@@ -87,7 +79,9 @@ public struct PushPullClient: ClientMachine {
     var forceFromServerRequested = false
     var forceFromServerRunning = false
     var nextConflict: UInt32
-    var subs: [Subscription] = []
+    /// The subscriptions, grouped by query: one result per distinct query, patched once per
+    /// change of the view and shown by each of its subscriptions (`SubscriptionGroups`).
+    var subs = SubscriptionGroups()
     /// The local database as the UI sees it (live rows, dangling links hidden).
     var view = EntityStore()
 
@@ -124,7 +118,7 @@ public struct PushPullClient: ClientMachine {
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        subs.first { $0.id == subscription }?.shown
+        subs.result(of: subscription)
     }
 
     public var pendingWrites: [WriteID] { queue.outstandingWrites }
@@ -323,6 +317,9 @@ public struct PushPullClient: ClientMachine {
                 }
                 if order == .pushThenPull, let l = records[r.entity], l.isLocallyChanged {
                     mergeDetectingConflict(local: l, remote: r, out: &out)
+                } else if !records.has(r.entity) {
+                    // A new row (every row of a first pull): no local row to copy out and merge.
+                    records[r.entity] = PushPullMerge.apply(remote: r, to: nil, schema: schema)
                 } else {
                     records[r.entity] = PushPullMerge.apply(remote: r, to: records[r.entity], schema: schema)
                 }
@@ -502,13 +499,14 @@ public struct PushPullClient: ClientMachine {
         case .write(let w):
             write(w, now: now, out: &out)
         case .subscribe(let s, let q):
-            subs.removeAll { $0.id == s }
-            let r = q.evaluate(view)
-            subs.append(Subscription(id: s, query: q, shown: r, reads: q.readNamespaces(in: schema)))
-            subs.sort { $0.id < $1.id }
+            // A query another subscription has already shows its group's result: the query over
+            // the view as it is (every change of the view is brought into every group at once).
+            let g = subs.subscribe(s, to: q, schema: schema)
+            if subs.groups[g].result == nil { subs.groups[g].result = q.evaluate(view) }
+            subs.markShown(s)
             out(.event(.subscriptionYielded(s, fromCache: lastPulledAt == nil)))
         case .unsubscribe(let s):
-            subs.removeAll { $0.id == s }
+            subs.unsubscribe(s)
         case .queryOnce(let r, _):
             // The local database always answers; offline, seed 000's contract (the offline
             // error) is kept instead, with the local rows offered as a stale result.
@@ -692,20 +690,54 @@ public struct PushPullClient: ClientMachine {
         var changed = NamespaceSet()
         let dirty = records.takeDirty()
         if dirty.isEmpty { return changed }
+        if view.records.isEmpty { return buildView(dirty, touched: &touched) }
         var todo = dirty
         for e in dirty where view.namespace(of: e) != liveNamespace(e) {
             todo.append(contentsOf: records.referrers(of: e))
         }
+        // A row listed again (a referrer that changed too, or of two rows) would be recomputed
+        // to the record the view already took from it: each is done once.
+        var seen: [Bool] = []
+        if todo.count > dirty.count { seen = [Bool](repeating: false, count: records.isDirty.count) }
         for e in todo {
+            if !seen.isEmpty {
+                if seen[Int(e.raw)] { continue }
+                seen[Int(e.raw)] = true
+            }
             let new = visibleRecord(e)
             let oldNS = view.namespace(of: e)
             if oldNS == nil && new == nil { continue }
-            if let n = new, oldNS == n.namespace, view[e] == n { continue }
+            // Compared in place (`view[e]` would copy the record out to compare it).
+            if let n = new, oldNS == n.namespace, view.records.withUnsafeBufferPointer({ $0[Int(e.raw)]! == n }) { continue }
             if let o = oldNS { changed.insert(o) }
             if let n = new { changed.insert(n.namespace) }
             view[e] = new
             touched.append(e)
         }
+        return changed
+    }
+
+    /// `patchView` into an empty view (a restart without persistence, or a force from server, the
+    /// first pull bringing every row): the view built in one pass over the changed rows instead
+    /// of growing it row by row, and the rows linking to a row that appeared not visited again
+    /// (a row is made visible from the table as it is now: a second visit would find it done).
+    /// The same view, `touched` and namespaces as row by row: every visible row is touched, in
+    /// the order the rows changed.
+    mutating func buildView(_ dirty: [EntityID], touched: inout [EntityID]) -> NamespaceSet {
+        var changed = NamespaceSet()
+        var top = -1
+        for e in dirty { top = max(top, Int(e.raw)) }
+        var slots = [EntityRecord?](repeating: nil, count: top + 1)
+        for e in dirty {
+            guard let n = visibleRecord(e) else { continue }
+            changed.insert(n.namespace)
+            slots[Int(e.raw)] = n
+            touched.append(e)
+        }
+        var live = slots.count
+        while live > 0 && slots[live - 1]?.namespace == nil { live -= 1 }
+        slots.removeSubrange(live...)
+        view = EntityStore(slots: slots)
         return changed
     }
 
@@ -730,18 +762,20 @@ public struct PushPullClient: ClientMachine {
     }
 
     /// Subscriptions show their query over the local database and yield when it changes.
-    /// A subscription whose namespaces (its own and the linked one) saw no visible change, or
-    /// that none of the changed rows can affect (`Query.mayChange`), keeps its result; the
-    /// others are patched where the rows changed (`ViewPatch`, with the table's reverse link
-    /// index), and evaluated over the whole view only when that cannot be done. Evaluating every
-    /// affected subscription made the cost of a write grow with the database.
+    /// A query whose namespaces (its own and the linked one) saw no visible change, or that none
+    /// of the changed rows can affect (`Query.mayChange`), keeps its result; the others are
+    /// patched where the rows changed (`ViewPatch`, with the table's reverse link index), and
+    /// evaluated over the whole view only when that cannot be done. Evaluating every affected
+    /// subscription made the cost of a write grow with the database. Each distinct query is
+    /// brought up to date once (`SubscriptionGroups`): its subscriptions share the result, and
+    /// each of them yields when it changed, in id order.
     ///
-    /// The shown result is patched in place: it is taken out of the subscription first, so its
-    /// buffers are held once (the monitor keeps its own copy of what was shown, `ShownEntries`,
-    /// and reads the client's result only while it judges a yield) and a patch writes into them
-    /// instead of copying the whole result. (A second entries buffer kept one patch behind,
-    /// `ResultSpare`, did this while the monitor still held the shown result; bringing it up to
-    /// date cost more than the patch itself.)
+    /// The result is patched in place: it is taken out of its group first, so its buffers are
+    /// held once (the monitor keeps its own copy of what was shown, `ShownEntries`, and reads the
+    /// client's result only while it judges a yield) and a patch writes into them instead of
+    /// copying the whole result. (A second entries buffer kept one patch behind, `ResultSpare`,
+    /// did this while the monitor still held the shown result; bringing it up to date cost more
+    /// than the patch itself.)
     mutating func refreshYields(out: inout ClientOutbox<PushPullUp>) {
         var touched: [EntityID] = []
         let changed = patchView(touched: &touched)
@@ -749,25 +783,28 @@ public struct PushPullClient: ClientMachine {
         // Only the reverse link lists are captured: a closure over the whole table copied it
         // (a reference count per array it owns) at every call.
         let incoming = records.incoming
-        for i in subs.indices {
-            if subs[i].reads.isDisjoint(with: changed) { continue }
-            let query = subs[i].query
-            if var work = subs[i].shown {
+        for g in subs.groups.indices {
+            subs.groups[g].changed = false
+            if subs.groups[g].members == 0 || subs.groups[g].reads.isDisjoint(with: changed) { continue }
+            let query = subs.groups[g].query
+            if var work = subs.groups[g].result {
                 // `work` is the query over the view before `touched` changed (every change of
                 // the view goes through `patchView`, and every patch through here).
                 if !query.mayChange(work, touched: touched, in: view, schema: schema) { continue }
-                subs[i].shown = nil  // `work` is now its only holder: patched in place
+                subs.groups[g].result = nil  // `work` is now its only holder: patched in place
                 let patched = ViewPatch.patch(query, &work, touched: touched, in: view, schema: schema,
                                               referrers: { Int($0.raw) < incoming.count ? incoming[Int($0.raw)] : [] })
                 // Patched, unchanged, or not patched (`work` untouched): it is the result to keep.
-                subs[i].shown = work
-                if patched == true { out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil))) }
+                subs.groups[g].result = work
+                subs.groups[g].changed = patched == true
                 if patched != nil { continue }
             }
-            if let r = query.evaluate(view, unlessEqualTo: subs[i].shown) {
-                subs[i].shown = r
-                out(.event(.subscriptionYielded(subs[i].id, fromCache: lastPulledAt == nil)))
+            if let r = query.evaluate(view, unlessEqualTo: subs.groups[g].result) {
+                subs.groups[g].result = r
+                subs.groups[g].changed = true
             }
         }
+        let fromCache = lastPulledAt == nil
+        subs.takeYields { out(.event(.subscriptionYielded($0, fromCache: fromCache))) }
     }
 }

@@ -62,36 +62,47 @@ public struct PushPullTable: Sendable {
         set { set(e, newValue) }
     }
 
+    /// Reads slot `i` (below `slots.capacity`) in place, through the buffers' addressors:
+    /// `slots.chunks[c][k]?.status` copied the whole row (an outlined copy and destroy of every
+    /// array it owns) to read one field of it.
+    @inline(__always) func peek<R>(_ i: Int, _ body: (UnsafeBufferPointer<LocalRecord?>, Int) -> R) -> R {
+        slots.chunks.withUnsafeBufferPointer { cb in
+            cb[i >> Rows.shift].withUnsafeBufferPointer { body($0, i & (Rows.chunk - 1)) }
+        }
+    }
+
     /// `e`'s row's record if the row is live (not a local tombstone), read in place: only the
     /// record is copied, not the row around it.
     @inline(__always) func liveRecord(_ e: EntityID) -> EntityRecord? {
         let i = Int(e.raw)
         guard i < slots.capacity else { return nil }
-        let c = i >> Rows.shift, k = i & (Rows.chunk - 1)
-        guard let st = slots.chunks[c][k]?.status, st != .deleted else { return nil }
-        return slots.chunks[c][k]?.record
+        return peek(i) { b, k in
+            guard let st = b[k]?.status, st != .deleted else { return nil }
+            return b[k]?.record
+        }
     }
 
     /// Whether `e` has a row (read in place, without copying it: presence is told by the
     /// status, as `row != nil` picks `Optional`'s `==`, which copies the row to compare it).
     @inline(__always) func has(_ e: EntityID) -> Bool {
         let i = Int(e.raw)
-        return i < slots.capacity && slots.chunks[i >> Rows.shift][i & (Rows.chunk - 1)]?.status != nil
+        return i < slots.capacity && peek(i) { b, k in b[k]?.status != nil }
     }
 
     /// The row's status, read in place.
     @inline(__always) func status(of e: EntityID) -> RecordStatus? {
         let i = Int(e.raw)
-        return i < slots.capacity ? slots.chunks[i >> Rows.shift][i & (Rows.chunk - 1)]?.status : nil
+        return i < slots.capacity ? peek(i) { b, k in b[k]?.status } : nil
     }
 
     /// The namespace of `e`'s row if it is live (not a local tombstone), read in place.
     @inline(__always) func liveNamespace(_ e: EntityID) -> NamespaceID? {
         let i = Int(e.raw)
         guard i < slots.capacity else { return nil }
-        let c = i >> Rows.shift, k = i & (Rows.chunk - 1)
-        guard let st = slots.chunks[c][k]?.status, st != .deleted else { return nil }
-        return slots.chunks[c][k]?.record.namespace
+        return peek(i) { b, k in
+            guard let st = b[k]?.status, st != .deleted else { return nil }
+            return b[k]?.record.namespace
+        }
     }
 
     /// Every row, in id order.
@@ -112,7 +123,10 @@ public struct PushPullTable: Sendable {
             slots.chunks.append(contentsOf: repeatElement([LocalRecord?](repeating: nil, count: Rows.chunk), count: chunks))
         }
         if i >= incoming.count {
-            let grow = i - incoming.count + 1
+            // At least doubled: rows mostly arrive in id order (a first pull brings them all), and
+            // growing by one slot per new row cost more than setting it. Slots past the last row
+            // are empty (no referrer, not dirty), as they would be one by one.
+            let grow = max(i - incoming.count + 1, incoming.count, Rows.chunk)
             incoming.append(contentsOf: repeatElement([], count: grow))
             isDirty.append(contentsOf: repeatElement(false, count: grow))
         }
@@ -129,7 +143,7 @@ public struct PushPullTable: Sendable {
             grow(to: i)
         }
         let c = i >> Rows.shift, k = i & (Rows.chunk - 1)
-        let oldStatus = slots.chunks[c][k]?.status
+        let oldStatus = peek(i) { b, k in b[k]?.status }
         if oldStatus == nil && newStatus == nil { return }
         markDirty(e)
         let wasChanged = oldStatus.map { $0 != .synced } ?? false
@@ -140,8 +154,7 @@ public struct PushPullTable: Sendable {
         count += (newStatus == nil ? 0 : 1) - (oldStatus == nil ? 0 : 1)
         // The reverse link index, updated only when the targets differ.
         if oldStatus != nil, newStatus != nil,
-           slots.chunks[c][k]?.record.links == new?.record.links,
-           slots.chunks[c][k]?.record.manyLinks == new?.record.manyLinks {
+           peek(i, { b, k in b[k]?.record.links == new?.record.links && b[k]?.record.manyLinks == new?.record.manyLinks }) {
             slots.chunks[c][k] = new
             return
         }

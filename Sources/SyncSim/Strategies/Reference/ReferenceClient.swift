@@ -28,12 +28,6 @@ public struct ReferenceClient: ClientMachine {
         public var replica: ReferenceTable? { persistedReplica?.table }
     }
 
-    struct Subscription: Sendable {
-        var id: SubscriptionID
-        var query: Query
-        var shown: QueryResult?
-    }
-
     struct OnceWait: Hashable, Sendable {
         var id: QueryRequestID
         /// The first request sequence number whose reply answers this read (sent after it).
@@ -82,7 +76,9 @@ public struct ReferenceClient: ClientMachine {
     /// Which rows of the view link to each entity, as of the last `yieldChanged` (kept up to date
     /// from `viewDirty`): how a subscription with an include is patched (`ViewPatch`).
     var viewLinks = ViewLinkIndex()
-    var subs: [Subscription] = []
+    /// The subscriptions, grouped by query: one result per distinct query, brought up to date
+    /// once per change of the view and shown by each of its subscriptions (`SubscriptionGroups`).
+    var subs = SubscriptionGroups()
     var onceWaiting: [OnceWait] = []
     var online = false
     var seq: UInt32 = 0
@@ -137,7 +133,7 @@ public struct ReferenceClient: ClientMachine {
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        subs.first { $0.id == subscription }?.shown
+        subs.result(of: subscription)
     }
 
     public var pendingWrites: [WriteID] { queue.map(\.id) }
@@ -217,13 +213,13 @@ public struct ReferenceClient: ClientMachine {
             yieldChanged(out: &out)
             maybeSync(out: &out)
         case .subscribe(let s, let q):
-            subs.removeAll { $0.id == s }
-            let i = subs.firstIndex { $0.id > s } ?? subs.count
-            subs.insert(Subscription(id: s, query: q, shown: nil), at: i)
+            // Not shown yet: the next `yieldChanged` (this one, once the replica is valid) yields
+            // its group's result.
+            _ = subs.subscribe(s, to: q, schema: schema)
             yieldChanged(out: &out)
             maybeSync(out: &out)
         case .unsubscribe(let s):
-            subs.removeAll { $0.id == s }
+            subs.unsubscribe(s)
         case .queryOnce(let r, _):
             if !online {
                 out(.event(.queryOnceFailed(r, offline: true, hasStaleResult: replicaValid)))
@@ -261,10 +257,10 @@ public struct ReferenceClient: ClientMachine {
             var replicaChanged: [Int] = []
             if base <= replicaVersion && (version > replicaVersion || !replicaValid) && (replicaValid || base == 0) {
                 replicaChanged.reserveCapacity(changes.count)
-                for c in changes {
-                    replica.put(c.id, c.state, schema: schema)
-                    if persistence { replicaLog.append(c) }
-                    replicaChanged.append(Int(c.id.raw))
+                replica.put(changes, schema: schema)
+                for k in changes.indices {
+                    if persistence { replicaLog.append(changes[k]) }
+                    replicaChanged.append(Int(changes[k].id.raw))
                 }
                 if persistence { replicaLog.rebaseIfLong(replica) }
                 replicaVersion = version
@@ -340,10 +336,18 @@ public struct ReferenceClient: ClientMachine {
         var slots = overlaid
         slots.append(contentsOf: replicaChanged)
         slots.sort()
+        // A wide change (the first reply after a restart without persistence brings the whole
+        // table) resets the view whole: it becomes the replica, sharing its storage, instead of
+        // being copied slot by slot. The same view: every slot is the replica's once the reset
+        // slots are (slots past the replica's end are absent either way). A view that never
+        // held a slot, with nothing laid over, is the replica already but for these slots.
+        let whole = (view.states.isEmpty && overlaid.isEmpty)
+            || (replicaChanged.count >= 32 && replicaChanged.count * 2 >= replica.states.count)
+        if whole { view = replica }
         var last = -1
         for i in slots where i != last {
             last = i
-            view.copySlot(i, from: replica)
+            if !whole { view.copySlot(i, from: replica) }
             viewDirty.append(i)
         }
         var touched: [Int] = []
@@ -354,17 +358,19 @@ public struct ReferenceClient: ClientMachine {
     }
 
     /// Every subscription whose result differs from what it last showed yields the new result.
-    /// A subscription already shown that no slot changed since can affect is skipped
+    /// A query already evaluated that no slot changed since can affect is skipped
     /// (`Self.affects`): evaluating it cost a pass over the whole view per subscription per step;
     /// one without an include, or with one level of include, is patched where the dirty slots
-    /// are (`ViewPatch`, with the view's reverse link index).
+    /// are (`ViewPatch`, with the view's reverse link index). Each distinct query is brought up
+    /// to date once (`SubscriptionGroups`): its subscriptions share the result; each yields, in
+    /// id order, when it changed or was not shown yet.
     ///
-    /// The shown result is patched in place: it is taken out of the subscription first, so its
-    /// buffers are held once (the monitor keeps its own copy of what was shown, `ShownEntries`,
-    /// and reads the client's result only while it judges a yield) and a patch writes into them
-    /// instead of copying the whole result. (A second entries buffer kept one patch behind,
-    /// `ResultSpare`, did this while the monitor still held the shown result; bringing it up to
-    /// date cost more than the patch itself.)
+    /// The result is patched in place: it is taken out of its group first, so its buffers are
+    /// held once (the monitor keeps its own copy of what was shown, `ShownEntries`, and reads the
+    /// client's result only while it judges a yield) and a patch writes into them instead of
+    /// copying the whole result. (A second entries buffer kept one patch behind, `ResultSpare`,
+    /// did this while the monitor still held the shown result; bringing it up to date cost more
+    /// than the patch itself.)
     mutating func yieldChanged(out: inout ClientOutbox<Up>) {
         guard replicaValid else { return }
         var dirty: [Int] = []
@@ -374,26 +380,30 @@ public struct ReferenceClient: ClientMachine {
         // (a reference count per array it owns) at every call.
         let incoming = viewLinks.incoming
         var touched: [EntityID]?
-        for i in subs.indices {
-            let query = subs[i].query
-            if var work = subs[i].shown {
+        for g in subs.groups.indices {
+            subs.groups[g].changed = false
+            if subs.groups[g].members == 0 { continue }
+            let query = subs.groups[g].query
+            if var work = subs.groups[g].result {
                 if !Self.affects(dirty, query, shown: work, view: view.store, schema: schema) { continue }
                 // `work` is the query over the view before the dirty slots changed: patch it
                 // where they are (`ViewPatch`) instead of evaluating it again.
                 if touched == nil { touched = dirty.map { EntityID(UInt32($0)) } }
-                subs[i].shown = nil  // `work` is now its only holder: patched in place
+                subs.groups[g].result = nil  // `work` is now its only holder: patched in place
                 let changed = ViewPatch.patch(query, &work, touched: touched!, in: view.store, schema: schema,
                                               referrers: { Int($0.raw) < incoming.count ? incoming[Int($0.raw)] : [] })
                 // Patched, unchanged, or not patched (`work` untouched): it is the result to keep.
-                subs[i].shown = work
-                if changed == true { out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh))) }
+                subs.groups[g].result = work
+                subs.groups[g].changed = changed == true
                 if changed != nil { continue }
             }
-            if let r = query.evaluate(view.store, unlessEqualTo: subs[i].shown) {
-                subs[i].shown = r
-                out(.event(.subscriptionYielded(subs[i].id, fromCache: !fresh)))
+            if let r = query.evaluate(view.store, unlessEqualTo: subs.groups[g].result) {
+                subs.groups[g].result = r
+                subs.groups[g].changed = true
             }
         }
+        let fromCache = !fresh
+        subs.takeYields { out(.event(.subscriptionYielded($0, fromCache: fromCache))) }
     }
 
     /// Whether a change of the view's `dirty` slots can change `query`'s result, `shown` being its

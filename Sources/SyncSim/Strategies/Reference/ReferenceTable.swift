@@ -118,6 +118,40 @@ public struct ReferenceTable: Hashable, Sendable {
         store[id] = s.record(in: schema)
     }
 
+    /// `put` of every change in turn (a later change of an id wins), with the slots made once:
+    /// growing the registers and the store by one slot per entity cost more than the put itself
+    /// when a reply carries the whole table (a client's first reply after a restart without
+    /// persistence). Into an empty table the store is built in one pass; the table is the one
+    /// the puts one by one make, slot for slot (the store ends at its last live entity, as
+    /// assignment leaves it).
+    mutating func put(_ changes: [EntityChange], schema: Schema) {
+        // The changes are read in place (`cb[k].…`): `changes[k].state` copied the whole change
+        // out of the array (an outlined copy and destroy of every array it owns) first.
+        changes.withUnsafeBufferPointer { cb in
+            var top = -1
+            for k in 0..<cb.count { top = max(top, Int(cb[k].id.raw)) }
+            if top < 0 { return }
+            if top >= states.count { states.append(contentsOf: repeatElement(nil, count: top - states.count + 1)) }
+            guard store.records.isEmpty else {
+                for k in 0..<cb.count {
+                    states[Int(cb[k].id.raw)] = cb[k].state
+                    store[cb[k].id] = cb[k].state.record(in: schema)
+                }
+                return
+            }
+            var slots = [EntityRecord?](repeating: nil, count: top + 1)
+            for k in 0..<cb.count {
+                let i = Int(cb[k].id.raw)
+                states[i] = cb[k].state
+                slots[i] = cb[k].state.record(in: schema)
+            }
+            var live = slots.count
+            while live > 0 && slots[live - 1]?.namespace == nil { live -= 1 }
+            slots.removeSubrange(live...)
+            store = EntityStore(slots: slots)
+        }
+    }
+
     /// Every entity changed after `version` (tombstones included), in id order.
     public func changes(since version: UInt64) -> [EntityChange] {
         var out: [EntityChange] = []

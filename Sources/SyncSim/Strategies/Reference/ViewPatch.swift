@@ -27,8 +27,8 @@ enum ViewPatch {
     /// alone, when the query is not one this patch handles or the change is so wide that one
     /// evaluation is cheaper (the caller then evaluates). `referrers(t)` must list at least
     /// every entity whose record in `store` links to `t` (by any link). The entries are edited
-    /// in place: a caller that holds `result` once (the clients take it out of the
-    /// subscription) pays for what changed, not for a copy of the result.
+    /// in place: a caller that holds `result` once (the clients take it out of its
+    /// `SubscriptionGroups` group) pays for what changed, not for a copy of the result.
     static func patch(_ query: Query, _ result: inout QueryResult, touched: [EntityID], in store: EntityStore,
                       schema: Schema, referrers: (EntityID) -> [EntityID]) -> Bool? {
         if touched.isEmpty { return false }
