@@ -223,7 +223,12 @@ struct SharedDiffOverlay {
     mutating func lay(_ steps: [InstantStep], collections: [SharedDiffClient.Collection], schema: Schema,
                       touched: inout [EntityID]) {
         var changed = scratch.take() ?? []
-        for j in steps.indices {
+        var j = 0
+        while true {
+            // Past the steps that would do nothing (`firstEffective`), read in one pass.
+            j = Self.firstEffective(steps, from: j, in: store, schema: schema)
+            guard j < steps.count else { break }
+            defer { j += 1 }
             let from = changed.count
             // One copy of the step's op (a retain of what it carries), read three times.
             let op = steps[j].op

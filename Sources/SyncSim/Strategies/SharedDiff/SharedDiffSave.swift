@@ -21,13 +21,17 @@ extension SharedDiffClient {
     /// answers and one over `own`, where `tracked` sorted every answer's ids on every save.
     func tracked(_ ns: NamespaceID, notIn own: QueryResult) -> [EntityID] {
         var mark: [Bool] = []
-        for c in collections where !c.key.isOnce {
-            guard let r = c.server else { continue }
-            r.entries.withUnsafeBufferPointer { b in
-                guard let last = b.last else { return }
-                let n = Int(last.id.raw) + 1
-                if mark.count < n { mark.append(contentsOf: repeatElement(false, count: n - mark.count)) }
-                for k in 0..<b.count where b[k].record.namespace == ns { mark[Int(b[k].id.raw)] = true }
+        // By index through the buffer: `for c in collections` copied every collection (a retain
+        // and a release per array it and its overlay own) on every save.
+        collections.withUnsafeBufferPointer { cb in
+            for ci in 0..<cb.count where !cb[ci].key.isOnce {
+                guard let r = cb[ci].server else { continue }
+                r.entries.withUnsafeBufferPointer { b in
+                    guard let last = b.last else { return }
+                    let n = Int(last.id.raw) + 1
+                    if mark.count < n { mark.append(contentsOf: repeatElement(false, count: n - mark.count)) }
+                    for k in 0..<b.count where b[k].record.namespace == ns { mark[Int(b[k].id.raw)] = true }
+                }
             }
         }
         own.entries.withUnsafeBufferPointer { b in

@@ -31,11 +31,10 @@ extension SharedDiffClient {
     /// link needs the entity (and a link its target) in some collection; a create needs a
     /// collection whose roots are of its namespace. Returns what is missing, if anything.
     func unheld(_ w: UserWrite) -> String? {
-        let subs = collections.filter { !$0.key.isOnce && $0.shown != nil }
         for op in w.ops {
             switch op {
             case .create(_, let ns, _):
-                if !subs.contains(where: { $0.query.namespace == ns }) { return "no \(ns.name) collection to insert into" }
+                if !hasCollection(of: ns) { return "no \(ns.name) collection to insert into" }
             case .update(let e, let ns, _), .delete(let e, let ns):
                 if seen(e) == nil { return "no collection holds \(EntityRef(e, ns))" }
             case .link(let e, let l, let t), .unlink(let e, let l, let t):
@@ -45,6 +44,16 @@ extension SharedDiffClient {
             }
         }
         return nil
+    }
+
+    /// Whether a subscribed collection with a value has roots of namespace `ns`. Read through
+    /// the buffer: filtering the collections first copied every one (a retain and a release per
+    /// array it and its overlay own) on every write.
+    func hasCollection(of ns: NamespaceID) -> Bool {
+        collections.withUnsafeBufferPointer { b in
+            for i in 0..<b.count where !b[i].key.isOnce && b[i].shown != nil && b[i].query.namespace == ns { return true }
+            return false
+        }
     }
 
     /// A user write: mutate the collections (optimistically), then schedule `save()` for every
