@@ -114,7 +114,12 @@ struct SharedDiffOverlay {
         if let query, query.includes.isEmpty, let was = lookup.record, was.namespace != query.namespace {
             return now?.namespace == was.namespace
         }
-        if now == lookup.record { return true }
+        // Compared unwrapped: `Optional`'s `==` copies both records into a tuple first.
+        if let was = lookup.record {
+            if let now, now == was { return true }
+        } else if now == nil {
+            return true
+        }
         guard let a = lookup.assigned, let was = lookup.record, let now, now.namespace == was.namespace,
               now.values.count == was.values.count else { return false }
         for f in 0..<was.values.count where was.values[f] != now.values[f] {
@@ -269,13 +274,23 @@ struct SharedDiffOverlay {
         if referrers == nil { referrers = ReferrerIndex(base) }
         var refs: [Int] = []
         var previous = -1
-        referrers!.forEach(of: e) { i in
-            // A record linking twice to `e` is listed twice, in a row.
-            defer { previous = i }
-            if i == previous || (i < isDirty.count && isDirty[i]) { return }
-            if i < store.records.count, store.records[i]?.refers(to: e) == true { refs.append(i) }
+        // The records are read where they are (`refers` through the store's buffer): binding
+        // each one copied it (a retain and a release per array it owns), once per dirty slot
+        // on every delete laid.
+        store.records.withUnsafeBufferPointer { rb in
+            referrers!.forEach(of: e) { i in
+                // A record linking twice to `e` is listed twice, in a row.
+                defer { previous = i }
+                if i == previous || (i < isDirty.count && isDirty[i]) { return }
+                if i < rb.count, rb[i]?.namespace != nil, rb[i]!.refers(to: e) { refs.append(i) }
+            }
+            dirty.withUnsafeBufferPointer { db in
+                for k in 0..<db.count {
+                    let i = db[k]
+                    if i < rb.count, rb[i]?.namespace != nil, rb[i]!.refers(to: e) { refs.append(i) }
+                }
+            }
         }
-        for i in dirty where i < store.records.count && store.records[i]?.refers(to: e) == true { refs.append(i) }
         if refs.isEmpty { return }
         refs.sort()
         changed.append(contentsOf: refs)
