@@ -16,10 +16,13 @@
 ///    differs only where the update needing it writes); only the lookups of entities whose
 ///    shown records changed since they were last checked are checked (`SharedDiffSeenChanges`).
 /// Otherwise the store is rolled back to its answer (`dirty`: the only slots the saves changed),
-/// brought to the new answer where the two differ, and the visible saves laid over again. A
-/// step that would write nothing (most of them: a save re-sends its whole collection) is
-/// skipped without being applied or noted (`SharedDiffClient.changesNothing`), and a delete
-/// finds the records linking to its entity without reading the whole store (`delete`). The
+/// brought to the new answer where the two differ, and the visible saves laid over again (an
+/// overlay is kept while no save is visible, for the next one, rather than rebuilt). A step
+/// that would write nothing (most of them: a save re-sends its whole collection) is passed over
+/// in one pass reading the store in place, without being copied, applied or noted
+/// (`firstEffective`, `SharedDiffSkippedSteps.swift`; `SharedDiffClient.changesNothing` for the
+/// steps laid), and a delete finds the records linking to its entity without reading the whole
+/// store (`delete`). The
 /// unsaved writes, few and changing on every write and save, are laid over on top each time and
 /// rolled back with the store's undo log after the evaluation. Every slot any of this changes
 /// is noted, so the query is re-judged only where it can change (`Query.mayChange`,
@@ -420,7 +423,12 @@ extension SharedDiffClient {
         var anyVisible = false
         for p in pending.indices where isVisible(pending[p], above: c.processedTxID) { anyVisible = true; break }
         if !anyVisible && unsaved.isEmpty {
-            overlay = nil
+            // Kept, its saves still laid, for the next save to lay: that refresh rolls them back
+            // and brings the store to its answer where the two differ (as for any other change
+            // of saves). Dropping it freed the store and built another from the answer every
+            // time the saves in flight came and went. Its evaluation no longer gave `shown`, so
+            // the next one evaluates in full, as over a fresh overlay.
+            overlay?.evaluated = nil
             return shown == base ? nil : base
         }
         // Changed where it is (`overlay!`, the only reference, so its store changes in place):

@@ -17,11 +17,22 @@ extension SharedDiffClient {
     func seen(_ e: EntityID) -> EntityRecord? { Self.seen(e, in: collections) }
 
     static func seen(_ e: EntityID, in collections: [Collection]) -> EntityRecord? {
-        // Through the buffer: reading `collections[i].shown` copied the result (a retain and a
-        // release per array it owns) for every collection asked.
+        // Through the buffers, searching each value's entries where they are: reading
+        // `collections[i].shown` copied the result (a retain and a release per array it owns)
+        // for every collection asked, and so did `shown?.record(e)`.
         collections.withUnsafeBufferPointer { b in
-            for i in 0..<b.count where !b[i].key.isOnce {
-                if let r = b[i].shown?.record(e) { return r }
+            for i in 0..<b.count where !b[i].key.isOnce && b[i].shown != nil {
+                let found: EntityRecord? = b[i].shown!.entries.withUnsafeBufferPointer { eb in
+                    // `QueryResult.record`'s binary search (entries ascend by id).
+                    var lo = 0, hi = eb.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if eb[mid].id == e { return eb[mid].record }
+                        if eb[mid].id < e { lo = mid + 1 } else { hi = mid }
+                    }
+                    return nil
+                }
+                if let found { return found }
             }
             return nil
         }
