@@ -115,7 +115,8 @@ extension SharedDiffClient {
             // Through the buffer, and swapped back: reading `cols[i]` as an argument copied the
             // collection, and assigning the overlay back copied it too.
             let fresh = cols.withUnsafeBufferPointer { b in
-                Self.view(of: b[i], overlay: &overlay, shownVersion: shownVersion, changes: seenChanges,
+                Self.view(server: b[i].server, processedTxID: b[i].processedTxID, query: b[i].query, overlay: &overlay,
+                          shownVersion: shownVersion, changes: seenChanges,
                           versions: (pendingVersion, unsavedVersion), unlessEqualTo: b[i].shown,
                           collections: cols, pending: pending, unsaved: unsaved, schema: schema)
             }
