@@ -304,8 +304,10 @@ public struct SharedDiffClient: ClientMachine {
     /// `InstantClient.cleanupConfirmed`.
     mutating func cleanupConfirmed(out: inout ClientOutbox<InstantUp>) {
         var minTx: UInt64?
-        for c in collections where c.server != nil && c.processedTxID != 0 {
-            if minTx == nil || c.processedTxID < minTx! { minTx = c.processedTxID }
+        // By index: `for c in collections` copied every collection on every answer.
+        for i in collections.indices where collections[i].server != nil && collections[i].processedTxID != 0 {
+            let tx = collections[i].processedTxID
+            if minTx == nil || tx < minTx! { minTx = tx }
         }
         guard let minTx else { return }
         // Asked first, as in `InstantClient.cleanupConfirmed`: removing nothing would still copy

@@ -16,10 +16,13 @@
 ///    differs only where the update needing it writes); only the lookups of entities whose
 ///    shown records changed since they were last checked are checked (`SharedDiffSeenChanges`).
 /// Otherwise the store is rolled back to its answer (`dirty`: the only slots the saves changed),
-/// brought to the new answer where the two differ, and the visible saves laid over again. A
-/// step that would write nothing (most of them: a save re-sends its whole collection) is
-/// skipped without being applied or noted (`SharedDiffClient.changesNothing`), and a delete
-/// finds the records linking to its entity without reading the whole store (`delete`). The
+/// brought to the new answer where the two differ, and the visible saves laid over again (an
+/// overlay is kept while no save is visible, for the next one, rather than rebuilt). A step
+/// that would write nothing (most of them: a save re-sends its whole collection) is passed over
+/// in one pass reading the store in place, without being copied, applied or noted
+/// (`firstEffective`, `SharedDiffSkippedSteps.swift`; `SharedDiffClient.changesNothing` for the
+/// steps laid), and a delete finds the records linking to its entity without reading the whole
+/// store (`delete`). The
 /// unsaved writes, few and changing on every write and save, are laid over on top each time and
 /// rolled back with the store's undo log after the evaluation. Every slot any of this changes
 /// is noted, so the query is re-judged only where it can change (`Query.mayChange`,
@@ -114,7 +117,12 @@ struct SharedDiffOverlay {
         if let query, query.includes.isEmpty, let was = lookup.record, was.namespace != query.namespace {
             return now?.namespace == was.namespace
         }
-        if now == lookup.record { return true }
+        // Compared unwrapped: `Optional`'s `==` copies both records into a tuple first.
+        if let was = lookup.record {
+            if let now, now == was { return true }
+        } else if now == nil {
+            return true
+        }
         guard let a = lookup.assigned, let was = lookup.record, let now, now.namespace == was.namespace,
               now.values.count == was.values.count else { return false }
         for f in 0..<was.values.count where was.values[f] != now.values[f] {
@@ -223,7 +231,12 @@ struct SharedDiffOverlay {
     mutating func lay(_ steps: [InstantStep], collections: [SharedDiffClient.Collection], schema: Schema,
                       touched: inout [EntityID]) {
         var changed = scratch.take() ?? []
-        for j in steps.indices {
+        var j = 0
+        while true {
+            // Past the steps that would do nothing (`firstEffective`), read in one pass.
+            j = Self.firstEffective(steps, from: j, in: store, schema: schema)
+            guard j < steps.count else { break }
+            defer { j += 1 }
             let from = changed.count
             // One copy of the step's op (a retain of what it carries), read three times.
             let op = steps[j].op
@@ -264,17 +277,40 @@ struct SharedDiffOverlay {
         if referrers == nil { referrers = ReferrerIndex(base) }
         var refs: [Int] = []
         var previous = -1
-        referrers!.forEach(of: e) { i in
-            // A record linking twice to `e` is listed twice, in a row.
-            defer { previous = i }
-            if i == previous || (i < isDirty.count && isDirty[i]) { return }
-            if i < store.records.count, store.records[i]?.refers(to: e) == true { refs.append(i) }
+        // The records are read where they are (`refers` through the store's buffer): binding
+        // each one copied it (a retain and a release per array it owns), once per dirty slot
+        // on every delete laid.
+        store.records.withUnsafeBufferPointer { rb in
+            referrers!.forEach(of: e) { i in
+                // A record linking twice to `e` is listed twice, in a row.
+                defer { previous = i }
+                if i == previous || (i < isDirty.count && isDirty[i]) { return }
+                if Self.refers(rb, i, to: e) { refs.append(i) }
+            }
+            dirty.withUnsafeBufferPointer { db in
+                for k in 0..<db.count where Self.refers(rb, db[k], to: e) { refs.append(db[k]) }
+            }
         }
-        for i in dirty where i < store.records.count && store.records[i]?.refers(to: e) == true { refs.append(i) }
         if refs.isEmpty { return }
         refs.sort()
         changed.append(contentsOf: refs)
         removeLinks(to: e, at: refs, in: &store)
+    }
+
+    /// `EntityRecord.refers(to:)` of slot `i` of a store's slots, reading its link arrays where
+    /// they are: calling the method on the slot copied the record first.
+    @inline(__always)
+    static func refers(_ rb: UnsafeBufferPointer<EntityRecord?>, _ i: Int, to e: EntityID) -> Bool {
+        guard i < rb.count, rb[i]?.namespace != nil else { return false }
+        let one = rb[i]!.links.withUnsafeBufferPointer { lb in
+            for k in 0..<lb.count where lb[k] == e { return true }
+            return false
+        }
+        if one { return true }
+        return rb[i]!.manyLinks.withUnsafeBufferPointer { mb in
+            for k in 0..<mb.count where mb[k].contains(e) { return true }
+            return false
+        }
     }
 
     /// Per entity, the entries of a result whose records link to it, in id order (listed once
@@ -388,31 +424,49 @@ extension SharedDiffClient {
                      changes: SharedDiffSeenChanges? = nil, versions: (pending: UInt64, unsaved: UInt64)? = nil,
                      unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
                      unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
-        guard let base = c.server else {
+        view(server: c.server, processedTxID: c.processedTxID, query: c.query, overlay: &overlay, shownVersion: shownVersion,
+             changes: changes, versions: versions, unlessEqualTo: shown, collections: collections, pending: pending,
+             unsaved: unsaved, schema: schema)
+    }
+
+    /// `view(of:overlay:...)` of the collection with this server answer, processed tx id and
+    /// query: the only parts of it a view reads, passed alone because the refresh loop reads
+    /// its collections through a buffer, and passing a whole collection from there copied it
+    /// (a retain and a release per array it and its overlay own) on every view.
+    static func view(server: QueryResult?, processedTxID: UInt64, query: Query, overlay: inout SharedDiffOverlay?,
+                     shownVersion: UInt64? = nil, changes: SharedDiffSeenChanges? = nil,
+                     versions: (pending: UInt64, unsaved: UInt64)? = nil, unlessEqualTo shown: QueryResult?,
+                     collections: [Collection], pending: [SaveMutation], unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
+        guard let base = server else {
             overlay = nil
             return shown == .empty ? nil : .empty
         }
-        if let versions, overlay?.isUnchanged(base: base, processedTxID: c.processedTxID, versions: versions, shown: shown,
-                                              query: c.query, collections: collections, shownVersion: shownVersion,
+        if let versions, overlay?.isUnchanged(base: base, processedTxID: processedTxID, versions: versions, shown: shown,
+                                              query: query, collections: collections, shownVersion: shownVersion,
                                               changes: changes) == true {
             return nil
         }
         var anyVisible = false
-        for p in pending.indices where isVisible(pending[p], above: c.processedTxID) { anyVisible = true; break }
+        for p in pending.indices where isVisible(pending[p], above: processedTxID) { anyVisible = true; break }
         if !anyVisible && unsaved.isEmpty {
-            overlay = nil
+            // Kept, its saves still laid, for the next save to lay: that refresh rolls them back
+            // and brings the store to its answer where the two differ (as for any other change
+            // of saves). Dropping it freed the store and built another from the answer every
+            // time the saves in flight came and went. Its evaluation no longer gave `shown`, so
+            // the next one evaluates in full, as over a fresh overlay.
+            overlay?.evaluated = nil
             return shown == base ? nil : base
         }
         // Changed where it is (`overlay!`, the only reference, so its store changes in place):
         // taking it out and putting it back copied the whole overlay twice per view.
         let fresh = overlay == nil
         if fresh { overlay = SharedDiffOverlay(base: base) }
-        return refresh(&overlay!, fresh: fresh, of: c, base: base, shownVersion: shownVersion, changes: changes, versions: versions,
+        return refresh(&overlay!, fresh: fresh, processedTxID: processedTxID, query: query, base: base, shownVersion: shownVersion, changes: changes, versions: versions,
                        unlessEqualTo: shown, collections: collections, pending: pending, unsaved: unsaved, schema: schema)
     }
 
     /// The body of `view(of:overlay:...)` over an overlay `o` of `base` (`fresh`: just made).
-    static func refresh(_ o: inout SharedDiffOverlay, fresh: Bool, of c: Collection, base: QueryResult, shownVersion: UInt64?,
+    static func refresh(_ o: inout SharedDiffOverlay, fresh: Bool, processedTxID: UInt64, query: Query, base: QueryResult, shownVersion: UInt64?,
                         changes: SharedDiffSeenChanges?, versions: (pending: UInt64, unsaved: UInt64)?,
                         unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
                         unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
@@ -422,8 +476,8 @@ extension SharedDiffClient {
         var touched: [EntityID] = []
         var incremental = false
         if !fresh {
-            let prefix = o.isPrefix(base: base, pending: pending, processedTxID: c.processedTxID,
-                                    collections: collections, shownVersion: shownVersion, query: c.query,
+            let prefix = o.isPrefix(base: base, pending: pending, processedTxID: processedTxID,
+                                    collections: collections, shownVersion: shownVersion, query: query,
                                     changes: changes)
             o.beginTouching()
             if let e = o.evaluated, let shown, e.result == shown {
@@ -441,7 +495,7 @@ extension SharedDiffClient {
         }
         o.evaluated = nil
         var k = 0
-        for p in pending.indices where isVisible(pending[p], above: c.processedTxID) {
+        for p in pending.indices where isVisible(pending[p], above: processedTxID) {
             defer { k += 1 }
             if k < o.saves.count { continue }
             o.lay(pending[p].steps, collections: collections, schema: schema, touched: &touched)
@@ -458,16 +512,16 @@ extension SharedDiffClient {
         let r: QueryResult?
         if incremental, let last = shown {
             for t in unsavedTouched { o.note(t, in: &touched) }
-            r = judge(c.query, last, touched: touched, in: o.store, schema: schema)
+            r = judge(query, last, touched: touched, in: o.store, schema: schema)
         } else {
-            r = c.query.evaluate(o.store, unlessEqualTo: shown)
+            r = query.evaluate(o.store, unlessEqualTo: shown)
         }
         o.store.rollBack(undo)
         // Every lookup was checked or made against what the collections show now.
         o.verifiedAt = shownVersion
         if let versions, let result = r ?? shown {
             o.evaluated = SharedDiffOverlay.Evaluation(pendingVersion: versions.pending, unsavedVersion: versions.unsaved,
-                                                       processedTxID: c.processedTxID, unsavedLookups: unsavedLookups,
+                                                       processedTxID: processedTxID, unsavedLookups: unsavedLookups,
                                                        unsavedTouched: unsavedTouched, result: result)
         }
         return r

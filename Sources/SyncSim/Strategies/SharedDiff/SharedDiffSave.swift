@@ -21,13 +21,17 @@ extension SharedDiffClient {
     /// answers and one over `own`, where `tracked` sorted every answer's ids on every save.
     func tracked(_ ns: NamespaceID, notIn own: QueryResult) -> [EntityID] {
         var mark: [Bool] = []
-        for c in collections where !c.key.isOnce {
-            guard let r = c.server else { continue }
-            r.entries.withUnsafeBufferPointer { b in
-                guard let last = b.last else { return }
-                let n = Int(last.id.raw) + 1
-                if mark.count < n { mark.append(contentsOf: repeatElement(false, count: n - mark.count)) }
-                for k in 0..<b.count where b[k].record.namespace == ns { mark[Int(b[k].id.raw)] = true }
+        // By index through the buffer: `for c in collections` copied every collection (a retain
+        // and a release per array it and its overlay own) on every save.
+        collections.withUnsafeBufferPointer { cb in
+            for ci in 0..<cb.count where !cb[ci].key.isOnce {
+                guard let r = cb[ci].server else { continue }
+                r.entries.withUnsafeBufferPointer { b in
+                    guard let last = b.last else { return }
+                    let n = Int(last.id.raw) + 1
+                    if mark.count < n { mark.append(contentsOf: repeatElement(false, count: n - mark.count)) }
+                    for k in 0..<b.count where b[k].record.namespace == ns { mark[Int(b[k].id.raw)] = true }
+                }
             }
         }
         own.entries.withUnsafeBufferPointer { b in
@@ -71,21 +75,33 @@ extension SharedDiffClient {
         // (either direction: a post's author, that author's posts, …).
         let inSent = linkClosure(of: view) { id, r in c.saveDue.contains(r.namespace) && own.contains(id) }
         var sent: [EntityID] = []
-        for (k, e) in view.entries.enumerated() where inSent[k] { sent.append(e.id) }
         var links: [InstantStep] = []
-        for e in sent {
-            guard let r = view.record(e) else { continue }
+        // The entries sent, in id order, read where they are: looking each up again by id, and
+        // building an array of each link's targets, cost a search and an allocation per link.
+        let entries = view.entries
+        for k in entries.indices where inSent[k] {
+            let e = entries[k].id
+            let r = entries[k].record
+            sent.append(e)
+            let own = schema.fields(of: r.namespace)
             var fields: [FieldAssignment] = []
-            for f in schema.fields(of: r.namespace) { if let v = r[f] { fields.append(FieldAssignment(f, v)) } }
+            fields.reserveCapacity(own.count)
+            for f in own { if let v = r[f] { fields.append(FieldAssignment(f, v)) } }
             steps.append(InstantStep(.update(e, r.namespace, fields), upsert: true))
             let before = c.server?.record(e)
             for l in schema.links(of: r.namespace) {
-                let now = r.targets(l)
-                for t in now where view.contains(t) { links.append(InstantStep(.link(e, l, t), upsert: false)) }
+                // What `r.targets(l)` lists: the cardinality-one target if set, else the set.
+                let i = Int(l.raw)
+                let one: EntityID? = i < r.links.count ? r.links[i] : nil
+                r.forEachTarget(of: l) { t in
+                    if view.contains(t) { links.append(InstantStep(.link(e, l, t), upsert: false)) }
+                }
+                let none = one == nil && !(i < r.manyLinks.count && !r.manyLinks[i].isEmpty)
                 // A cardinality-one link replaced by another needs no unlink (the link replaces it).
-                if !schema.isMany(l) && !now.isEmpty { continue }
+                if !schema.isMany(l) && !none { continue }
                 before?.forEachTarget(of: l) { t in
-                    if !now.contains(t) { links.append(InstantStep(.unlink(e, l, t), upsert: false)) }
+                    let kept = one.map { $0 == t } ?? (i < r.manyLinks.count && r.manyLinks[i].contains(t))
+                    if !kept { links.append(InstantStep(.unlink(e, l, t), upsert: false)) }
                 }
             }
         }
@@ -108,31 +124,42 @@ extension SharedDiffClient {
         linkClosure(of: view) { _, r in start(r) }
     }
 
-    /// As above, starting from the entries whose id and record `start` accepts.
+    /// As above, starting from the entries whose id and record `start` accepts. The entries
+    /// reached are those whose component (entries joined by a link inside the view, either way)
+    /// holds an accepted one: found with a union-find over the links, in one pass and without
+    /// an adjacency list per entry (an allocation per linked entry on every save).
     func linkClosure(of view: QueryResult, _ start: (EntityID, EntityRecord) -> Bool) -> [Bool] {
-        let entries = view.entries
-        let m = entries.count
-        var slot = [Int32](repeating: -1, count: (entries.last.map { Int($0.id.raw) } ?? -1) + 1)
-        for k in 0..<m { slot[Int(entries[k].id.raw)] = Int32(k) }
-        var adjacent = [[Int32]](repeating: [], count: m)
-        for k in 0..<m {
-            let r = entries[k].record
-            for l in schema.links(of: r.namespace) {
-                r.forEachTarget(of: l) { t in
-                    let i = Int(t.raw)
-                    guard i < slot.count, slot[i] >= 0 else { return }
-                    adjacent[k].append(slot[i])
-                    adjacent[Int(slot[i])].append(Int32(k))
+        view.entries.withUnsafeBufferPointer { b in
+            let m = b.count
+            guard m > 0 else { return [] }
+            var slot = [Int32](repeating: -1, count: Int(b[m - 1].id.raw) + 1)
+            for k in 0..<m { slot[Int(b[k].id.raw)] = Int32(k) }
+            var parent = [Int32](repeating: 0, count: m)
+            for k in 0..<m { parent[k] = Int32(k) }
+            func find(_ x: Int) -> Int {
+                var x = x
+                while Int(parent[x]) != x {
+                    parent[x] = parent[Int(parent[x])]
+                    x = Int(parent[x])
+                }
+                return x
+            }
+            for k in 0..<m {
+                for l in schema.links(of: b[k].record.namespace) {
+                    b[k].record.forEachTarget(of: l) { t in
+                        let i = Int(t.raw)
+                        guard i < slot.count, slot[i] >= 0 else { return }
+                        let x = find(k), y = find(Int(slot[i]))
+                        if x != y { parent[x] = Int32(y) }
+                    }
                 }
             }
+            var hit = [Bool](repeating: false, count: m)
+            for k in 0..<m where start(b[k].id, b[k].record) { hit[find(k)] = true }
+            var reached = [Bool](repeating: false, count: m)
+            for k in 0..<m where hit[find(k)] { reached[k] = true }
+            return reached
         }
-        var reached = [Bool](repeating: false, count: m)
-        var frontier: [Int32] = []
-        for k in 0..<m where start(entries[k].id, entries[k].record) { reached[k] = true; frontier.append(Int32(k)) }
-        while let k = frontier.popLast() {
-            for j in adjacent[Int(k)] where !reached[Int(j)] { reached[Int(j)] = true; frontier.append(j) }
-        }
-        return reached
     }
 
     /// Every entity the client's collections show, each once in id order, with the value of the

@@ -17,11 +17,22 @@ extension SharedDiffClient {
     func seen(_ e: EntityID) -> EntityRecord? { Self.seen(e, in: collections) }
 
     static func seen(_ e: EntityID, in collections: [Collection]) -> EntityRecord? {
-        // Through the buffer: reading `collections[i].shown` copied the result (a retain and a
-        // release per array it owns) for every collection asked.
+        // Through the buffers, searching each value's entries where they are: reading
+        // `collections[i].shown` copied the result (a retain and a release per array it owns)
+        // for every collection asked, and so did `shown?.record(e)`.
         collections.withUnsafeBufferPointer { b in
-            for i in 0..<b.count where !b[i].key.isOnce {
-                if let r = b[i].shown?.record(e) { return r }
+            for i in 0..<b.count where !b[i].key.isOnce && b[i].shown != nil {
+                let found: EntityRecord? = b[i].shown!.entries.withUnsafeBufferPointer { eb in
+                    // `QueryResult.record`'s binary search (entries ascend by id).
+                    var lo = 0, hi = eb.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if eb[mid].id == e { return eb[mid].record }
+                        if eb[mid].id < e { lo = mid + 1 } else { hi = mid }
+                    }
+                    return nil
+                }
+                if let found { return found }
             }
             return nil
         }
@@ -31,11 +42,10 @@ extension SharedDiffClient {
     /// link needs the entity (and a link its target) in some collection; a create needs a
     /// collection whose roots are of its namespace. Returns what is missing, if anything.
     func unheld(_ w: UserWrite) -> String? {
-        let subs = collections.filter { !$0.key.isOnce && $0.shown != nil }
         for op in w.ops {
             switch op {
             case .create(_, let ns, _):
-                if !subs.contains(where: { $0.query.namespace == ns }) { return "no \(ns.name) collection to insert into" }
+                if !hasCollection(of: ns) { return "no \(ns.name) collection to insert into" }
             case .update(let e, let ns, _), .delete(let e, let ns):
                 if seen(e) == nil { return "no collection holds \(EntityRef(e, ns))" }
             case .link(let e, let l, let t), .unlink(let e, let l, let t):
@@ -45,6 +55,16 @@ extension SharedDiffClient {
             }
         }
         return nil
+    }
+
+    /// Whether a subscribed collection with a value has roots of namespace `ns`. Read through
+    /// the buffer: filtering the collections first copied every one (a retain and a release per
+    /// array it and its overlay own) on every write.
+    func hasCollection(of ns: NamespaceID) -> Bool {
+        collections.withUnsafeBufferPointer { b in
+            for i in 0..<b.count where !b[i].key.isOnce && b[i].shown != nil && b[i].query.namespace == ns { return true }
+            return false
+        }
     }
 
     /// A user write: mutate the collections (optimistically), then schedule `save()` for every
@@ -95,7 +115,8 @@ extension SharedDiffClient {
             // Through the buffer, and swapped back: reading `cols[i]` as an argument copied the
             // collection, and assigning the overlay back copied it too.
             let fresh = cols.withUnsafeBufferPointer { b in
-                Self.view(of: b[i], overlay: &overlay, shownVersion: shownVersion, changes: seenChanges,
+                Self.view(server: b[i].server, processedTxID: b[i].processedTxID, query: b[i].query, overlay: &overlay,
+                          shownVersion: shownVersion, changes: seenChanges,
                           versions: (pendingVersion, unsavedVersion), unlessEqualTo: b[i].shown,
                           collections: cols, pending: pending, unsaved: unsaved, schema: schema)
             }
