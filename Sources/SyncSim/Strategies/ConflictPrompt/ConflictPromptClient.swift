@@ -85,6 +85,10 @@ public struct ConflictPromptClient: ClientMachine {
     struct View: Sendable {
         var sub: SubscriptionID
         var query: Query
+        /// Lists of equal queries share one group number, lists of different queries never do
+        /// (`queryGroup(of:)`): a redraw and an answer tell lists of one query by comparing an
+        /// integer instead of two queries (derived, never observable).
+        var group = 0
         var base: CPSnapshot?
         var fromCache = false
         /// Server records kept back for entities with pending writes.
@@ -144,6 +148,8 @@ public struct ConflictPromptClient: ClientMachine {
     /// arrived while they were open: the user's answer, when it comes, is moot and ignored.
     var closedPrompts: [ConflictID] = []
     var views: [View] = []
+    /// The next unused `View.group` (never reused within an incarnation).
+    var nextGroup = 0
     var once: [(QueryRequestID, Query)] = []
     var awaitingFetch = false
     /// Timer ids are never reused within an incarnation (a cancelled id set again could be hit
@@ -269,6 +275,7 @@ public struct ConflictPromptClient: ClientMachine {
         case .subscribe(let s, let q):
             views.removeAll { $0.sub == s }
             var v = View(sub: s, query: q)
+            v.group = queryGroup(of: q)
             if let c = cache.first(where: { $0.query == q }) {
                 v.base = c.snapshot
                 v.fromCache = true
@@ -627,8 +634,8 @@ public struct ConflictPromptClient: ClientMachine {
                 return
             }
             let pending = pendingNow()
-            // The snapshots learnt and remembered so far, with their lists' queries.
-            var learnt: [(query: Query, snap: Int)] = []
+            // The snapshots learnt and remembered so far, with their lists' query groups.
+            var learnt: [(group: Int, snap: Int)] = []
             for (n, (s, snap)) in zip(ids, snaps).enumerated() {
                 guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
@@ -640,7 +647,8 @@ public struct ConflictPromptClient: ClientMachine {
                 // (The list is changed in place: a copy of it cost a retain and a release of
                 // every piece of its kept render state.)
                 views[i].holds.removeAll { !pending.contains($0.entity) }
-                if let old = views[i].base {
+                // An answer in the storage of the one before holds every record it held.
+                if let old = views[i].base, !CPListRender.sameBuffers(old.result, snap.result) {
                     for e in pending where !views[i].holds.contains(where: { $0.entity == e }) {
                         let before = old.result.record(e)
                         if before != snap.result.record(e) {
@@ -654,8 +662,9 @@ public struct ConflictPromptClient: ClientMachine {
                 views[i].fromCache = false
                 // The server answers lists of one query with one snapshot value: learnt and
                 // remembered once (again, each would change nothing).
-                if learnt.contains(where: { $0.query == views[i].query && Self.same(snaps[$0.snap], snap) }) { continue }
-                learnt.append((views[i].query, n))
+                let group = views[i].group
+                if learnt.contains(where: { $0.group == group && Self.same(snaps[$0.snap], snap) }) { continue }
+                learnt.append((group, n))
                 learn(snap)
                 remember(views[i].query, snap)
             }
@@ -818,11 +827,16 @@ public struct ConflictPromptClient: ClientMachine {
             if !confirmed.isEmpty { confirmed.removeAll() }
             return
         }
-        var low = UInt64.max
-        for k in views.indices {
-            guard let b = views[k].base?.asOf, !views[k].fromCache else { return }
-            low = min(low, b)
+        // (Read in place: `views[k].base?.asOf` copied the whole list state per list.)
+        let low: UInt64? = views.withUnsafeBufferPointer { vb in
+            var low = UInt64.max
+            for k in 0..<vb.count {
+                guard !vb[k].fromCache, let b = vb[k].base?.asOf else { return nil }
+                low = min(low, b)
+            }
+            return low
         }
+        guard let low else { return }
         if confirmed.contains(where: { $0.txID <= low }) { confirmed.removeAll { $0.txID <= low } }
     }
 
@@ -851,34 +865,40 @@ public struct ConflictPromptClient: ClientMachine {
         changed.reserveCapacity(views.count)
         // The lists drawn in this redraw (not following another): where their answer lives and
         // what they hold, so a later list finds one to follow by comparing a few words.
-        var drawn: [(answer: CPShownID, asOf: UInt64, holds: [Hold], index: Int)] = []
+        var drawn: [(answer: CPShownID, asOf: UInt64, group: Int, holds: [Hold], index: Int)] = []
         for i in views.indices {
-            before.append(CPShownID(views[i].shown))
+            // What the redraw reads of the list, read in place (reading `views[i]`'s fields
+            // one by one copied the whole list state, its kept render state included).
+            let look = views.withUnsafeBufferPointer { vb -> (shown: CPShownID, answer: CPShownID?, asOf: UInt64, group: Int, holds: [Hold]) in
+                let v = UnsafePointer(vb.baseAddress! + i)
+                guard let asOf = v.pointee.base?.asOf else { return (CPShownID(v.pointee.shown), nil, 0, 0, []) }
+                return (CPShownID(v.pointee.shown), CPShownID(v.pointee.base?.result), asOf, v.pointee.group, v.pointee.holds)
+            }
+            before.append(look.shown)
             changed.append(false)
-            guard let base = views[i].base else { continue }
-            let holds = Self.heldNow(views[i].holds, pending)
-            // An earlier list it shows the same result as: the same query over the same answer
-            // (one storage, one `asOf`) with the same held records. Everything else a list is
-            // drawn from (known copies, confirmations, the queue) is the client's, the same
-            // for every list.
-            let answer = CPShownID(base.result)
+            guard let answer = look.answer else { continue }
+            let holds = Self.heldNow(look.holds, pending)
+            // An earlier list it shows the same result as: the same query (group) over the same
+            // answer (one storage, one `asOf`) with the same held records. Everything else a
+            // list is drawn from (known copies, confirmations, the queue) is the client's, the
+            // same for every list.
             var leader: Int?
-            for d in drawn where d.answer == answer && d.asOf == base.asOf && views[d.index].query == views[i].query && d.holds == holds {
+            for d in drawn where d.answer == answer && d.asOf == look.asOf && d.group == look.group && d.holds == holds {
                 leader = d.index
                 break
             }
-            if leader == nil { drawn.append((answer, base.asOf, holds, i)) }
             if let j = leader {
-                views[i].render = nil
-                let next = views[j].shown
+                if Self.keepsRender(views, i) { views[i].render = nil }
                 // A list that showed what its leader showed changed exactly when the leader did.
-                let moved = before[i] == before[j] && before[j].shown ? changed[j] : views[i].shown != next
+                let moved = before[i] == before[j] && before[j].shown ? changed[j] : !Self.showSame(views, i, j)
                 guard moved else { continue }
-                views[i].shown = next
+                views[i].shown = views[j].shown
                 changed[i] = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
                 continue
             }
+            drawn.append((answer, look.asOf, look.group, holds, i))
+            let base = views[i].base!
             if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
@@ -890,9 +910,34 @@ public struct ConflictPromptClient: ClientMachine {
         knownLogEpoch = knownEpoch
     }
 
-    /// The held records a list lays over its answer now: those of entities still pending.
+    /// The held records a list lays over its answer now: those of entities still pending
+    /// (`holds` itself, its storage kept, when every one is: then the comparisons with it
+    /// are pointer comparisons).
     static func heldNow(_ holds: [Hold], _ pending: [EntityID]) -> [Hold] {
-        holds.isEmpty ? holds : holds.filter { pending.contains($0.entity) }
+        if holds.allSatisfy({ pending.contains($0.entity) }) { return holds }
+        return holds.filter { pending.contains($0.entity) }
+    }
+
+    /// Whether list `i` keeps render state (read in place, no copy of it).
+    static func keepsRender(_ views: [View], _ i: Int) -> Bool {
+        views.withUnsafeBufferPointer { vb in
+            switch vb[i].render {
+            case .none: return false
+            case .some: return true
+            }
+        }
+    }
+
+    /// Whether lists `i` and `j` show equal results (read in place).
+    static func showSame(_ views: [View], _ i: Int, _ j: Int) -> Bool {
+        views.withUnsafeBufferPointer { vb in vb[i].shown == vb[j].shown }
+    }
+
+    /// The `View.group` of a list of `q`: that of an open list of an equal query, else a new one.
+    mutating func queryGroup(of q: Query) -> Int {
+        for k in views.indices where views[k].query == q { return views[k].group }
+        nextGroup += 1
+        return nextGroup
     }
 
     func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
