@@ -186,10 +186,21 @@ public struct ConflictPromptClient: ClientMachine {
                 lastTaskSync: lastTaskSync)
     }
 
-    /// (Read after every yield: found by index, so no whole list state is copied to read it.)
+    /// (Read after every yield: found in place, so no whole list state is copied to read it.)
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        for k in views.indices where views[k].sub == subscription { return views[k].shown }
-        return nil
+        views.withUnsafeBufferPointer { vb in
+            for k in 0..<vb.count where vb[k].sub == subscription { return vb[k].shown }
+            return nil
+        }
+    }
+
+    /// The index of the list of `s`, found in place (`firstIndex(where:)` copied every list's
+    /// state it passed).
+    func viewIndex(of s: SubscriptionID) -> Int? {
+        views.withUnsafeBufferPointer { vb in
+            for k in 0..<vb.count where vb[k].sub == s { return k }
+            return nil
+        }
     }
 
     public var pendingWrites: [WriteID] { queue.flatMap(\.writes) }
@@ -608,7 +619,14 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func fetch(out: inout ClientOutbox<ConflictPromptUp>) {
         guard online else { return }
         awaitingFetch = true
-        out(.send(.fetch(views.map { CPSubscription($0.sub, $0.query) })))
+        // (Read in place: `views.map` copied every list's state.)
+        let subs = views.withUnsafeBufferPointer { vb in
+            var subs: [CPSubscription] = []
+            subs.reserveCapacity(vb.count)
+            for k in 0..<vb.count { subs.append(CPSubscription(vb[k].sub, vb[k].query)) }
+            return subs
+        }
+        out(.send(.fetch(subs)))
     }
 
     mutating func receive(_ m: ConflictPromptDown, out: inout ClientOutbox<ConflictPromptUp>) {
@@ -637,7 +655,7 @@ public struct ConflictPromptClient: ClientMachine {
             // The snapshots learnt and remembered so far, with their lists' query groups.
             var learnt: [(group: Int, snap: Int)] = []
             for (n, (s, snap)) in zip(ids, snaps).enumerated() {
-                guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
+                guard let i = viewIndex(of: s) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
                     out(.event(.invalidInput("result for \(s) without one version per entry")))
                     continue
