@@ -752,13 +752,49 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func learn(_ snap: CPSnapshot) {
         let entries = snap.result.entries
         let versions = snap.versions
-        for k in 0..<min(entries.count, versions.count) {
+        let n = min(entries.count, versions.count)
+        var k = Self.nextToLearn(entries, versions, from: 0, count: n, known: known, knownVersion: knownVersion)
+        while k < n {
             let e = entries[k].id
             let v = versions[k]
             let was = version(e)
-            guard v >= was else { continue }
             if !Self.knownShares(known, e, entries, k) { setKnown(e, entries[k].record) }
             if v != was || Int(e.raw) >= knownVersion.count { setVersion(e, v) }
+            k = Self.nextToLearn(entries, versions, from: k + 1, count: n, known: known, knownVersion: knownVersion)
+        }
+    }
+
+    /// The first entry from `from` on (below `count`) that `learn` changes anything for: its
+    /// version is not older than the known one, and the known record is not the entry's in
+    /// the same storage, or the version is newer or not yet stored. `count` when none. One
+    /// pass reading everything in place (the common answer changes a few entries, if any).
+    static func nextToLearn(_ entries: [QueryResult.Entry], _ versions: [UInt64], from: Int, count n: Int,
+                            known: EntityStore, knownVersion: [UInt64]) -> Int {
+        known.records.withUnsafeBufferPointer { kb in
+            entries.withUnsafeBufferPointer { eb in
+                versions.withUnsafeBufferPointer { vb in
+                    knownVersion.withUnsafeBufferPointer { kvb in
+                        var k = from
+                        while k < n {
+                            let i = Int(eb[k].id.raw)
+                            let stored = i < kvb.count
+                            let was = stored ? kvb[i] : 0
+                            let v = vb[k]
+                            if v >= was {
+                                if !stored || v != was { return k }
+                                // (A `switch`: `kb[i] != nil` copied the record.)
+                                guard i < kb.count else { return k }
+                                switch kb[i] {
+                                case .none: return k
+                                case .some(let r): if !sameStorage(r, eb[k].record) { return k }
+                                }
+                            }
+                            k += 1
+                        }
+                        return n
+                    }
+                }
+            }
         }
     }
 
