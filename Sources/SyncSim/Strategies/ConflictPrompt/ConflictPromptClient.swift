@@ -108,6 +108,10 @@ public struct ConflictPromptClient: ClientMachine {
     let incarnation: Int
 
     public internal(set) var queue: [Entry] = [] { didSet { overlayEpoch &+= 1 } }
+    /// `queue.flatMap(\.writes)`, kept with the queue where rows come and go (`pendingWrites`
+    /// is read on every yield: building it walked the queue each time). Derived, never
+    /// observable; debug builds check it on every read.
+    var pendingWriteList: [WriteID] = []
     var cache: [Cached] = []
     /// The newest server copy of every entity seen, and its `modified` (0: none), dense by id.
     /// Changed through `setKnown` / `applyKnown`, which log the slots for the lists' redraw.
@@ -171,6 +175,7 @@ public struct ConflictPromptClient: ClientMachine {
         incarnation = context.incarnation
         if let d = durable {
             queue = d.queue
+            pendingWriteList = d.queue.flatMap(\.writes)
             cache = d.cache
             known = d.knownChunks.store
             knownChunks = d.knownChunks
@@ -203,13 +208,22 @@ public struct ConflictPromptClient: ClientMachine {
         }
     }
 
-    public var pendingWrites: [WriteID] { queue.flatMap(\.writes) }
+    public var pendingWrites: [WriteID] {
+        assert(pendingWriteList == queue.flatMap(\.writes), "the kept pending writes differ from the queue's")
+        return pendingWriteList
+    }
 
-    /// `pendingWrites.count` without building the array (read after every step).
+    /// `pendingWrites.count` (read after every step).
     public var pendingWriteCount: Int {
-        var n = 0
-        for k in 0..<queue.count { n += queue[k].writes.count }
-        return n
+        assert(pendingWriteList == queue.flatMap(\.writes), "the kept pending writes differ from the queue's")
+        return pendingWriteList.count
+    }
+
+    /// Removes the head row from the queue (and its writes from `pendingWriteList`).
+    mutating func removeHead() {
+        let n = queue[0].writes.count
+        queue.removeFirst()
+        pendingWriteList.removeFirst(n)
     }
 
     func version(_ e: EntityID) -> UInt64 { Int(e.raw) < knownVersion.count ? knownVersion[Int(e.raw)] : 0 }
@@ -338,6 +352,7 @@ public struct ConflictPromptClient: ClientMachine {
             return
         }
         let row = queue.remove(at: i)
+        pendingWriteList = queue.flatMap(\.writes)
         if notes { out(.note("drop oldest: unsent row \(row.key) pruned (\(queue.count) of \(cap) rows left)")) }
         persist(out: &out)
         out(.event(.notice("dropped the oldest queued write (\(row.writes.map(\.description).joined(separator: "+")))")))
@@ -355,6 +370,7 @@ public struct ConflictPromptClient: ClientMachine {
         // Consecutive updates of one entity coalesce into the last row, if it was never sent.
         if let merged = coalesce(w) {
             queue[queue.count - 1] = merged
+            pendingWriteList.append(w.id)
             if notes { out(.note("\(w.id) coalesced into the unsent row \(merged.key) (\(merged.writes.count) writes)")) }
             persist(out: &out)
             refreshViews(out: &out)
@@ -372,6 +388,7 @@ public struct ConflictPromptClient: ClientMachine {
         var row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) })
         row.fields = fieldSnapshots(w, entities)
         queue.append(row)
+        pendingWriteList.append(contentsOf: row.writes)
         persist(out: &out)
         refreshViews(out: &out)
         pump(out: &out)
@@ -465,7 +482,7 @@ public struct ConflictPromptClient: ClientMachine {
         case .applied(let tx, let changes):
             answered(out: &out)
             closePrompt(for: key)
-            queue.removeFirst()
+            removeHead()
             confirmed.append(Confirmed(txID: tx, ops: head.sentOps))
             for ch in changes {
                 let e = ch.entity
@@ -490,7 +507,7 @@ public struct ConflictPromptClient: ClientMachine {
         case .refused(let why):
             answered(out: &out)
             closePrompt(for: key)
-            queue.removeFirst()
+            removeHead()
             for w in head.writes { out(.event(.writeRejected(w, .serverError(why)))) }
             settled(out: &out)
         case .conflict(let e, let v, let snap, let server):
@@ -555,7 +572,7 @@ public struct ConflictPromptClient: ClientMachine {
             persist(out: &out)
             pump(out: &out)
         case .keepServer:
-            queue.removeFirst()
+            removeHead()
             if notes { out(.note("keep server: \(head.key) dropped; lists re-fetched to show the server version")) }
             for w in head.writes { out(.event(.writeRejected(w, .conflictDiscarded))) }
             settled(out: &out)
