@@ -85,11 +85,15 @@ public struct ConflictPromptClient: ClientMachine {
     struct View: Sendable {
         var sub: SubscriptionID
         var query: Query
+        /// The list's last server answer (or its offline copy).
+        var base: CPSnapshot? { didSet { answer = CPAnswerID(base) } }
+        /// Where `base` lives and its `asOf`, kept with it: a redraw reads these words instead
+        /// of the optional snapshot (reading `base?.asOf` copied the snapshot per list).
+        var answer = CPAnswerID(nil)
         /// Lists of equal queries share one group number, lists of different queries never do
         /// (`queryGroup(of:)`): a redraw and an answer tell lists of one query by comparing an
         /// integer instead of two queries (derived, never observable).
         var group = 0
-        var base: CPSnapshot?
         var fromCache = false
         /// Server records kept back for entities with pending writes.
         var holds: [Hold] = []
@@ -936,25 +940,26 @@ public struct ConflictPromptClient: ClientMachine {
         changed.reserveCapacity(views.count)
         // The lists drawn in this redraw (not following another): where their answer lives and
         // what they hold, so a later list finds one to follow by comparing a few words.
-        var drawn: [(answer: CPShownID, asOf: UInt64, group: Int, holds: [Hold], index: Int)] = []
+        var drawn: [(answer: CPAnswerID, group: Int, holds: [Hold], index: Int)] = []
         for i in views.indices {
             // What the redraw reads of the list, read in place (reading `views[i]`'s fields
             // one by one copied the whole list state, its kept render state included).
-            let look = views.withUnsafeBufferPointer { vb -> (shown: CPShownID, answer: CPShownID?, asOf: UInt64, group: Int, holds: [Hold]) in
+            let look = views.withUnsafeBufferPointer { vb -> (shown: CPShownID, answer: CPAnswerID, group: Int, holds: [Hold]) in
                 let v = UnsafePointer(vb.baseAddress! + i)
-                guard let asOf = v.pointee.base?.asOf else { return (CPShownID(v.pointee.shown), nil, 0, 0, []) }
-                return (CPShownID(v.pointee.shown), CPShownID(v.pointee.base?.result), asOf, v.pointee.group, v.pointee.holds)
+                guard v.pointee.answer.present else { return (CPShownID(v.pointee.shown), v.pointee.answer, 0, []) }
+                return (CPShownID(v.pointee.shown), v.pointee.answer, v.pointee.group, v.pointee.holds)
             }
             before.append(look.shown)
             changed.append(false)
-            guard let answer = look.answer else { continue }
+            guard look.answer.present else { continue }
+            let answer = look.answer
             let holds = Self.heldNow(look.holds, pending)
             // An earlier list it shows the same result as: the same query (group) over the same
             // answer (one storage, one `asOf`) with the same held records. Everything else a
             // list is drawn from (known copies, confirmations, the queue) is the client's, the
             // same for every list.
             var leader: Int?
-            for d in drawn where d.answer == answer && d.asOf == look.asOf && d.group == look.group && d.holds == holds {
+            for d in drawn where d.answer == answer && d.group == look.group && d.holds == holds {
                 leader = d.index
                 break
             }
@@ -968,7 +973,7 @@ public struct ConflictPromptClient: ClientMachine {
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
                 continue
             }
-            drawn.append((answer, look.asOf, look.group, holds, i))
+            drawn.append((answer, look.group, holds, i))
             let base = views[i].base!
             if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
@@ -1140,6 +1145,31 @@ public struct ConflictPromptClient: ClientMachine {
     static func overlayStep(_ op: Op) -> Op {
         if case .create(let e, let ns, let a) = op { return .update(e, ns, a) }
         return op
+    }
+}
+
+/// Where a list's answer lives (its result's entries' and roots' storage and counts) and its
+/// `asOf`, as plain words (`View.answer`, kept with `View.base`, which holds the storage, so
+/// two lists' words are equal only for one answer value).
+struct CPAnswerID: Equatable, Sendable {
+    var present: Bool
+    var entries: UInt
+    var entryCount: Int
+    var roots: UInt
+    var rootCount: Int
+    var asOf: UInt64
+
+    init(_ s: CPSnapshot?) {
+        guard let s else {
+            present = false; entries = 0; entryCount = 0; roots = 0; rootCount = 0; asOf = 0
+            return
+        }
+        present = true
+        entries = s.result.entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        entryCount = s.result.entries.count
+        roots = s.result.roots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        rootCount = s.result.roots.count
+        asOf = s.asOf
     }
 }
 
