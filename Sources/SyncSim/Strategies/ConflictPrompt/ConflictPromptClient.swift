@@ -85,7 +85,15 @@ public struct ConflictPromptClient: ClientMachine {
     struct View: Sendable {
         var sub: SubscriptionID
         var query: Query
-        var base: CPSnapshot?
+        /// The list's last server answer (or its offline copy).
+        var base: CPSnapshot? { didSet { answer = CPAnswerID(base) } }
+        /// Where `base` lives and its `asOf`, kept with it: a redraw reads these words instead
+        /// of the optional snapshot (reading `base?.asOf` copied the snapshot per list).
+        var answer = CPAnswerID(nil)
+        /// Lists of equal queries share one group number, lists of different queries never do
+        /// (`queryGroup(of:)`): a redraw and an answer tell lists of one query by comparing an
+        /// integer instead of two queries (derived, never observable).
+        var group = 0
         var fromCache = false
         /// Server records kept back for entities with pending writes.
         var holds: [Hold] = []
@@ -104,6 +112,10 @@ public struct ConflictPromptClient: ClientMachine {
     let incarnation: Int
 
     public internal(set) var queue: [Entry] = [] { didSet { overlayEpoch &+= 1 } }
+    /// `queue.flatMap(\.writes)`, kept with the queue where rows come and go (`pendingWrites`
+    /// is read on every yield: building it walked the queue each time). Derived, never
+    /// observable; debug builds check it on every read.
+    var pendingWriteList: [WriteID] = []
     var cache: [Cached] = []
     /// The newest server copy of every entity seen, and its `modified` (0: none), dense by id.
     /// Changed through `setKnown` / `applyKnown`, which log the slots for the lists' redraw.
@@ -144,6 +156,8 @@ public struct ConflictPromptClient: ClientMachine {
     /// arrived while they were open: the user's answer, when it comes, is moot and ignored.
     var closedPrompts: [ConflictID] = []
     var views: [View] = []
+    /// The next unused `View.group` (never reused within an incarnation).
+    var nextGroup = 0
     var once: [(QueryRequestID, Query)] = []
     var awaitingFetch = false
     /// Timer ids are never reused within an incarnation (a cancelled id set again could be hit
@@ -165,6 +179,7 @@ public struct ConflictPromptClient: ClientMachine {
         incarnation = context.incarnation
         if let d = durable {
             queue = d.queue
+            pendingWriteList = d.queue.flatMap(\.writes)
             cache = d.cache
             known = d.knownChunks.store
             knownChunks = d.knownChunks
@@ -180,19 +195,39 @@ public struct ConflictPromptClient: ClientMachine {
                 lastTaskSync: lastTaskSync)
     }
 
-    /// (Read after every yield: found by index, so no whole list state is copied to read it.)
+    /// (Read after every yield: found in place, so no whole list state is copied to read it.)
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        for k in views.indices where views[k].sub == subscription { return views[k].shown }
-        return nil
+        views.withUnsafeBufferPointer { vb in
+            for k in 0..<vb.count where vb[k].sub == subscription { return vb[k].shown }
+            return nil
+        }
     }
 
-    public var pendingWrites: [WriteID] { queue.flatMap(\.writes) }
+    /// The index of the list of `s`, found in place (`firstIndex(where:)` copied every list's
+    /// state it passed).
+    func viewIndex(of s: SubscriptionID) -> Int? {
+        views.withUnsafeBufferPointer { vb in
+            for k in 0..<vb.count where vb[k].sub == s { return k }
+            return nil
+        }
+    }
 
-    /// `pendingWrites.count` without building the array (read after every step).
+    public var pendingWrites: [WriteID] {
+        assert(pendingWriteList == queue.flatMap(\.writes), "the kept pending writes differ from the queue's")
+        return pendingWriteList
+    }
+
+    /// `pendingWrites.count` (read after every step).
     public var pendingWriteCount: Int {
-        var n = 0
-        for k in 0..<queue.count { n += queue[k].writes.count }
-        return n
+        assert(pendingWriteList == queue.flatMap(\.writes), "the kept pending writes differ from the queue's")
+        return pendingWriteList.count
+    }
+
+    /// Removes the head row from the queue (and its writes from `pendingWriteList`).
+    mutating func removeHead() {
+        let n = queue[0].writes.count
+        queue.removeFirst()
+        pendingWriteList.removeFirst(n)
     }
 
     func version(_ e: EntityID) -> UInt64 { Int(e.raw) < knownVersion.count ? knownVersion[Int(e.raw)] : 0 }
@@ -269,6 +304,7 @@ public struct ConflictPromptClient: ClientMachine {
         case .subscribe(let s, let q):
             views.removeAll { $0.sub == s }
             var v = View(sub: s, query: q)
+            v.group = queryGroup(of: q)
             if let c = cache.first(where: { $0.query == q }) {
                 v.base = c.snapshot
                 v.fromCache = true
@@ -320,6 +356,7 @@ public struct ConflictPromptClient: ClientMachine {
             return
         }
         let row = queue.remove(at: i)
+        pendingWriteList = queue.flatMap(\.writes)
         if notes { out(.note("drop oldest: unsent row \(row.key) pruned (\(queue.count) of \(cap) rows left)")) }
         persist(out: &out)
         out(.event(.notice("dropped the oldest queued write (\(row.writes.map(\.description).joined(separator: "+")))")))
@@ -337,6 +374,7 @@ public struct ConflictPromptClient: ClientMachine {
         // Consecutive updates of one entity coalesce into the last row, if it was never sent.
         if let merged = coalesce(w) {
             queue[queue.count - 1] = merged
+            pendingWriteList.append(w.id)
             if notes { out(.note("\(w.id) coalesced into the unsent row \(merged.key) (\(merged.writes.count) writes)")) }
             persist(out: &out)
             refreshViews(out: &out)
@@ -354,6 +392,7 @@ public struct ConflictPromptClient: ClientMachine {
         var row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) })
         row.fields = fieldSnapshots(w, entities)
         queue.append(row)
+        pendingWriteList.append(contentsOf: row.writes)
         persist(out: &out)
         refreshViews(out: &out)
         pump(out: &out)
@@ -447,7 +486,7 @@ public struct ConflictPromptClient: ClientMachine {
         case .applied(let tx, let changes):
             answered(out: &out)
             closePrompt(for: key)
-            queue.removeFirst()
+            removeHead()
             confirmed.append(Confirmed(txID: tx, ops: head.sentOps))
             for ch in changes {
                 let e = ch.entity
@@ -472,7 +511,7 @@ public struct ConflictPromptClient: ClientMachine {
         case .refused(let why):
             answered(out: &out)
             closePrompt(for: key)
-            queue.removeFirst()
+            removeHead()
             for w in head.writes { out(.event(.writeRejected(w, .serverError(why)))) }
             settled(out: &out)
         case .conflict(let e, let v, let snap, let server):
@@ -537,7 +576,7 @@ public struct ConflictPromptClient: ClientMachine {
             persist(out: &out)
             pump(out: &out)
         case .keepServer:
-            queue.removeFirst()
+            removeHead()
             if notes { out(.note("keep server: \(head.key) dropped; lists re-fetched to show the server version")) }
             for w in head.writes { out(.event(.writeRejected(w, .conflictDiscarded))) }
             settled(out: &out)
@@ -601,7 +640,14 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func fetch(out: inout ClientOutbox<ConflictPromptUp>) {
         guard online else { return }
         awaitingFetch = true
-        out(.send(.fetch(views.map { CPSubscription($0.sub, $0.query) })))
+        // (Read in place: `views.map` copied every list's state.)
+        let subs = views.withUnsafeBufferPointer { vb in
+            var subs: [CPSubscription] = []
+            subs.reserveCapacity(vb.count)
+            for k in 0..<vb.count { subs.append(CPSubscription(vb[k].sub, vb[k].query)) }
+            return subs
+        }
+        out(.send(.fetch(subs)))
     }
 
     mutating func receive(_ m: ConflictPromptDown, out: inout ClientOutbox<ConflictPromptUp>) {
@@ -627,10 +673,10 @@ public struct ConflictPromptClient: ClientMachine {
                 return
             }
             let pending = pendingNow()
-            // The snapshots learnt and remembered so far, with their lists' queries.
-            var learnt: [(query: Query, snap: Int)] = []
+            // The snapshots learnt and remembered so far, with their lists' query groups.
+            var learnt: [(group: Int, snap: Int)] = []
             for (n, (s, snap)) in zip(ids, snaps).enumerated() {
-                guard let i = views.firstIndex(where: { $0.sub == s }) else { continue }
+                guard let i = viewIndex(of: s) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
                     out(.event(.invalidInput("result for \(s) without one version per entry")))
                     continue
@@ -640,7 +686,8 @@ public struct ConflictPromptClient: ClientMachine {
                 // (The list is changed in place: a copy of it cost a retain and a release of
                 // every piece of its kept render state.)
                 views[i].holds.removeAll { !pending.contains($0.entity) }
-                if let old = views[i].base {
+                // An answer in the storage of the one before holds every record it held.
+                if let old = views[i].base, !CPListRender.sameBuffers(old.result, snap.result) {
                     for e in pending where !views[i].holds.contains(where: { $0.entity == e }) {
                         let before = old.result.record(e)
                         if before != snap.result.record(e) {
@@ -654,8 +701,9 @@ public struct ConflictPromptClient: ClientMachine {
                 views[i].fromCache = false
                 // The server answers lists of one query with one snapshot value: learnt and
                 // remembered once (again, each would change nothing).
-                if learnt.contains(where: { $0.query == views[i].query && Self.same(snaps[$0.snap], snap) }) { continue }
-                learnt.append((views[i].query, n))
+                let group = views[i].group
+                if learnt.contains(where: { $0.group == group && Self.same(snaps[$0.snap], snap) }) { continue }
+                learnt.append((group, n))
                 learn(snap)
                 remember(views[i].query, snap)
             }
@@ -725,13 +773,49 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func learn(_ snap: CPSnapshot) {
         let entries = snap.result.entries
         let versions = snap.versions
-        for k in 0..<min(entries.count, versions.count) {
+        let n = min(entries.count, versions.count)
+        var k = Self.nextToLearn(entries, versions, from: 0, count: n, known: known, knownVersion: knownVersion)
+        while k < n {
             let e = entries[k].id
             let v = versions[k]
             let was = version(e)
-            guard v >= was else { continue }
             if !Self.knownShares(known, e, entries, k) { setKnown(e, entries[k].record) }
             if v != was || Int(e.raw) >= knownVersion.count { setVersion(e, v) }
+            k = Self.nextToLearn(entries, versions, from: k + 1, count: n, known: known, knownVersion: knownVersion)
+        }
+    }
+
+    /// The first entry from `from` on (below `count`) that `learn` changes anything for: its
+    /// version is not older than the known one, and the known record is not the entry's in
+    /// the same storage, or the version is newer or not yet stored. `count` when none. One
+    /// pass reading everything in place (the common answer changes a few entries, if any).
+    static func nextToLearn(_ entries: [QueryResult.Entry], _ versions: [UInt64], from: Int, count n: Int,
+                            known: EntityStore, knownVersion: [UInt64]) -> Int {
+        known.records.withUnsafeBufferPointer { kb in
+            entries.withUnsafeBufferPointer { eb in
+                versions.withUnsafeBufferPointer { vb in
+                    knownVersion.withUnsafeBufferPointer { kvb in
+                        var k = from
+                        while k < n {
+                            let i = Int(eb[k].id.raw)
+                            let stored = i < kvb.count
+                            let was = stored ? kvb[i] : 0
+                            let v = vb[k]
+                            if v >= was {
+                                if !stored || v != was { return k }
+                                // (A `switch`: `kb[i] != nil` copied the record.)
+                                guard i < kb.count else { return k }
+                                switch kb[i] {
+                                case .none: return k
+                                case .some(let r): if !sameStorage(r, eb[k].record) { return k }
+                                }
+                            }
+                            k += 1
+                        }
+                        return n
+                    }
+                }
+            }
         }
     }
 
@@ -818,11 +902,16 @@ public struct ConflictPromptClient: ClientMachine {
             if !confirmed.isEmpty { confirmed.removeAll() }
             return
         }
-        var low = UInt64.max
-        for k in views.indices {
-            guard let b = views[k].base?.asOf, !views[k].fromCache else { return }
-            low = min(low, b)
+        // (Read in place: `views[k].base?.asOf` copied the whole list state per list.)
+        let low: UInt64? = views.withUnsafeBufferPointer { vb in
+            var low = UInt64.max
+            for k in 0..<vb.count {
+                guard !vb[k].fromCache, let b = vb[k].base?.asOf else { return nil }
+                low = min(low, b)
+            }
+            return low
         }
+        guard let low else { return }
         if confirmed.contains(where: { $0.txID <= low }) { confirmed.removeAll { $0.txID <= low } }
     }
 
@@ -851,34 +940,41 @@ public struct ConflictPromptClient: ClientMachine {
         changed.reserveCapacity(views.count)
         // The lists drawn in this redraw (not following another): where their answer lives and
         // what they hold, so a later list finds one to follow by comparing a few words.
-        var drawn: [(answer: CPShownID, asOf: UInt64, holds: [Hold], index: Int)] = []
+        var drawn: [(answer: CPAnswerID, group: Int, holds: [Hold], index: Int)] = []
         for i in views.indices {
-            before.append(CPShownID(views[i].shown))
+            // What the redraw reads of the list, read in place (reading `views[i]`'s fields
+            // one by one copied the whole list state, its kept render state included).
+            let look = views.withUnsafeBufferPointer { vb -> (shown: CPShownID, answer: CPAnswerID, group: Int, holds: [Hold]) in
+                let v = UnsafePointer(vb.baseAddress! + i)
+                guard v.pointee.answer.present else { return (CPShownID(v.pointee.shown), v.pointee.answer, 0, []) }
+                return (CPShownID(v.pointee.shown), v.pointee.answer, v.pointee.group, v.pointee.holds)
+            }
+            before.append(look.shown)
             changed.append(false)
-            guard let base = views[i].base else { continue }
-            let holds = Self.heldNow(views[i].holds, pending)
-            // An earlier list it shows the same result as: the same query over the same answer
-            // (one storage, one `asOf`) with the same held records. Everything else a list is
-            // drawn from (known copies, confirmations, the queue) is the client's, the same
-            // for every list.
-            let answer = CPShownID(base.result)
+            guard look.answer.present else { continue }
+            let answer = look.answer
+            let holds = Self.heldNow(look.holds, pending)
+            // An earlier list it shows the same result as: the same query (group) over the same
+            // answer (one storage, one `asOf`) with the same held records. Everything else a
+            // list is drawn from (known copies, confirmations, the queue) is the client's, the
+            // same for every list.
             var leader: Int?
-            for d in drawn where d.answer == answer && d.asOf == base.asOf && views[d.index].query == views[i].query && d.holds == holds {
+            for d in drawn where d.answer == answer && d.group == look.group && d.holds == holds {
                 leader = d.index
                 break
             }
-            if leader == nil { drawn.append((answer, base.asOf, holds, i)) }
             if let j = leader {
-                views[i].render = nil
-                let next = views[j].shown
+                if Self.keepsRender(views, i) { views[i].render = nil }
                 // A list that showed what its leader showed changed exactly when the leader did.
-                let moved = before[i] == before[j] && before[j].shown ? changed[j] : views[i].shown != next
+                let moved = before[i] == before[j] && before[j].shown ? changed[j] : !Self.showSame(views, i, j)
                 guard moved else { continue }
-                views[i].shown = next
+                views[i].shown = views[j].shown
                 changed[i] = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
                 continue
             }
+            drawn.append((answer, look.group, holds, i))
+            let base = views[i].base!
             if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
@@ -890,9 +986,34 @@ public struct ConflictPromptClient: ClientMachine {
         knownLogEpoch = knownEpoch
     }
 
-    /// The held records a list lays over its answer now: those of entities still pending.
+    /// The held records a list lays over its answer now: those of entities still pending
+    /// (`holds` itself, its storage kept, when every one is: then the comparisons with it
+    /// are pointer comparisons).
     static func heldNow(_ holds: [Hold], _ pending: [EntityID]) -> [Hold] {
-        holds.isEmpty ? holds : holds.filter { pending.contains($0.entity) }
+        if holds.allSatisfy({ pending.contains($0.entity) }) { return holds }
+        return holds.filter { pending.contains($0.entity) }
+    }
+
+    /// Whether list `i` keeps render state (read in place, no copy of it).
+    static func keepsRender(_ views: [View], _ i: Int) -> Bool {
+        views.withUnsafeBufferPointer { vb in
+            switch vb[i].render {
+            case .none: return false
+            case .some: return true
+            }
+        }
+    }
+
+    /// Whether lists `i` and `j` show equal results (read in place).
+    static func showSame(_ views: [View], _ i: Int, _ j: Int) -> Bool {
+        views.withUnsafeBufferPointer { vb in vb[i].shown == vb[j].shown }
+    }
+
+    /// The `View.group` of a list of `q`: that of an open list of an equal query, else a new one.
+    mutating func queryGroup(of q: Query) -> Int {
+        for k in views.indices where views[k].query == q { return views[k].group }
+        nextGroup += 1
+        return nextGroup
     }
 
     func render(_ v: View, _ base: CPSnapshot, _ pending: [EntityID]) -> QueryResult {
@@ -1024,6 +1145,31 @@ public struct ConflictPromptClient: ClientMachine {
     static func overlayStep(_ op: Op) -> Op {
         if case .create(let e, let ns, let a) = op { return .update(e, ns, a) }
         return op
+    }
+}
+
+/// Where a list's answer lives (its result's entries' and roots' storage and counts) and its
+/// `asOf`, as plain words (`View.answer`, kept with `View.base`, which holds the storage, so
+/// two lists' words are equal only for one answer value).
+struct CPAnswerID: Equatable, Sendable {
+    var present: Bool
+    var entries: UInt
+    var entryCount: Int
+    var roots: UInt
+    var rootCount: Int
+    var asOf: UInt64
+
+    init(_ s: CPSnapshot?) {
+        guard let s else {
+            present = false; entries = 0; entryCount = 0; roots = 0; rootCount = 0; asOf = 0
+            return
+        }
+        present = true
+        entries = s.result.entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        entryCount = s.result.entries.count
+        roots = s.result.roots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        rootCount = s.result.roots.count
+        asOf = s.asOf
     }
 }
 

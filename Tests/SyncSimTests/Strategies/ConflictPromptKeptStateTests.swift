@@ -1,0 +1,45 @@
+import Testing
+@testable import SyncSim
+
+/// What the conflictPrompt client keeps beside its state so that a redraw or a yield need not
+/// derive it again: the queue's pending writes (`pendingWriteList`), each list's query group
+/// (`View.group`) and its answer's storage words (`View.answer`). After every input of
+/// generated runs each equals what deriving it from scratch gives.
+@Suite("ConflictPrompt kept state")
+struct ConflictPromptKeptStateTests {
+    enum KeptCheck: ConflictPromptCheck {
+        static func check(_ inner: inout ConflictPromptClient, _ input: ClientInput<ConflictPromptDown>, now: Int64,
+                          out: inout ClientOutbox<ConflictPromptUp>, log: DivergenceLog) {
+            inner.handle(input, now: now, out: &out)
+            log.checked(reused: !inner.pendingWriteList.isEmpty)
+            if inner.pendingWriteList != inner.queue.flatMap(\.writes) {
+                log.diverged("\(inner.id) at \(now) after \(input): kept pending writes \(inner.pendingWriteList), queue's \(inner.queue.flatMap(\.writes))")
+            }
+            let views = inner.views
+            for a in views.indices {
+                if views[a].answer != CPAnswerID(views[a].base) {
+                    log.diverged("\(inner.id) \(views[a].sub) at \(now) after \(input): kept answer words differ from its answer's")
+                }
+                for b in views.indices where (views[a].group == views[b].group) != (views[a].query == views[b].query) {
+                    log.diverged("\(inner.id) \(views[a].sub) and \(views[b].sub) at \(now) after \(input): groups disagree with their queries")
+                }
+            }
+        }
+    }
+
+    @Test func keptStateMatchesWhatDerivingItGives() throws {
+        let log = DivergenceLog()
+        var changed: [String] = []
+        for (config, seeds) in ConflictPromptSharedListTests.configs() {
+            for seed in seeds {
+                let schedule = WorkloadGenerator(config).generate(seed: seed)
+                let checked = try Simulator.run(CheckedConflictPrompt<KeptCheck>(log: log), schedule, seed: seed)
+                let plain = try Simulator.run(ConflictPromptStrategy(), schedule, seed: seed)
+                if checked.traceHash != plain.traceHash { changed.append("seed \(seed)") }
+            }
+        }
+        #expect(log.divergences.isEmpty, "\(log.divergences.prefix(5))")
+        #expect(changed.isEmpty, "the checking wrapper changed the run: \(changed)")
+        #expect(log.reused > 100, "few inputs with pending writes: \(log.reused) of \(log.checks)")
+    }
+}
