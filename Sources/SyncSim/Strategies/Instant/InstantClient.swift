@@ -433,19 +433,7 @@ public struct InstantClient: ClientMachine {
                     // Only new mutations: apply the steps the store takes on top of it.
                     var store = queries[i].overlayStore.take()!  // keep it uniquely referenced
                     var log = EntityStore.UndoLog()
-                    var k = 0
-                    var conflict = false
-                    steps: for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
-                        if k >= done {
-                            for s in pending[p].steps {
-                                guard let takes = queries[i].overlayFilter.take(s.op, schema: schema) else { conflict = true; break steps }
-                                if takes { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &log) }
-                            }
-                            queries[i].overlaySerials.append(pending[p].serial)
-                        }
-                        k += 1
-                    }
-                    if conflict {
+                    if !applyVisible(i, to: &store, above: ptx, after: done, undo: &log) {
                         // A new step names an entity the store left out: undo the new steps and
                         // build the store again from its base with every step (below).
                         store.rollBack(log)
@@ -478,10 +466,17 @@ public struct InstantClient: ClientMachine {
                 store = EntityStore(entriesOf: queries[i].server!)
             }
             queries[i].overlayBase = queries[i].server
-            queries[i].overlayUndo = EntityStore.UndoLog()
             queries[i].overlaySerials.removeAll(keepingCapacity: true)
             queries[i].overlayFilter.restart(query: queries[i].query, schema: schema)
-            applyVisible(i, to: &store, above: ptx)
+            var undo = EntityStore.UndoLog()
+            if !applyVisible(i, to: &store, above: ptx, after: 0, undo: &undo) {
+                // A step named an entity a left-out one wrote: again, with every step.
+                store.rollBack(undo)
+                undo = EntityStore.UndoLog()
+                queries[i].overlaySerials.removeAll(keepingCapacity: true)
+                _ = applyVisible(i, to: &store, above: ptx, after: 0, undo: &undo)
+            }
+            queries[i].overlayUndo = undo
             queries[i].overlayValid = true
             if queries[i].overlaySerials.isEmpty {
                 // No mutation is visible: the view is the server's answer itself. Without a
@@ -509,23 +504,23 @@ public struct InstantClient: ClientMachine {
         }
     }
 
-    /// Applies the steps of the visible mutations (those not in answers up to `ptx`) that query
-    /// `i`'s store takes to `store`, noting them in its undo log and serials. If a step conflicts
-    /// with one left out (`OverlayStepFilter`), starts again with every step.
-    mutating func applyVisible(_ i: Int, to store: inout EntityStore, above ptx: UInt64) {
+    /// Applies to `store` the steps query `i`'s store takes (`OverlayStepFilter`) of the visible
+    /// mutations (those not in answers up to `ptx`) after the first `done`, logging them in
+    /// `undo` and appending their serials. False when a step names an entity a left-out step
+    /// wrote: the filter then takes every step, and the caller undoes `undo` and starts again.
+    mutating func applyVisible(_ i: Int, to store: inout EntityStore, above ptx: UInt64, after done: Int,
+                               undo: inout EntityStore.UndoLog) -> Bool {
+        var k = 0
         for p in pending.indices where pending[p].txID.map({ $0 > ptx }) ?? true {
+            defer { k += 1 }
+            if k < done { continue }
             for s in pending[p].steps {
-                guard let takes = queries[i].overlayFilter.take(s.op, schema: schema) else {
-                    store.rollBack(queries[i].overlayUndo)
-                    queries[i].overlayUndo = EntityStore.UndoLog()
-                    queries[i].overlaySerials.removeAll(keepingCapacity: true)
-                    applyVisible(i, to: &store, above: ptx)  // the filter now takes every step
-                    return
-                }
-                if takes { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &queries[i].overlayUndo) }
+                guard let takes = queries[i].overlayFilter.take(s.op, schema: schema) else { return false }
+                if takes { _ = store.apply(s.op, schema: schema, mode: .upsert, undo: &undo) }
             }
             queries[i].overlaySerials.append(pending[p].serial)
         }
+        return true
     }
 
     /// Makes query `i`'s view the query over `store`, which differs from the store its `shown`
