@@ -57,23 +57,24 @@ struct OverlayStepFilter: Sendable {
         }
     }
 
-    private static func contains(_ ids: [EntityID], _ e: EntityID) -> Bool {
-        if ids.isEmpty { return false }
+    /// The first position in `ids` (ascending) not below `e`.
+    private static func position(_ e: EntityID, in ids: [EntityID]) -> Int {
         var lo = 0, hi = ids.count
         while lo < hi {
             let mid = (lo + hi) / 2
             if ids[mid] < e { lo = mid + 1 } else { hi = mid }
         }
-        return lo < ids.count && ids[lo] == e
+        return lo
+    }
+
+    private static func contains(_ ids: [EntityID], _ e: EntityID) -> Bool {
+        let k = position(e, in: ids)
+        return k < ids.count && ids[k] == e
     }
 
     private static func insert(_ ids: inout [EntityID], _ e: EntityID) {
-        var lo = 0, hi = ids.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if ids[mid] < e { lo = mid + 1 } else { hi = mid }
-        }
-        if lo == ids.count || ids[lo] != e { ids.insert(e, at: lo) }
+        let k = position(e, in: ids)
+        if k == ids.count || ids[k] != e { ids.insert(e, at: k) }
     }
 
     /// The namespaces a query's store takes the steps of: what it reads and where those
