@@ -7,12 +7,46 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// One `PendingWrite` row: one user write, or several consecutive updates of one entity
     /// coalesced into one request.
+    ///
+    /// The row's arrays live behind one reference (`Payload`, never changed in place: setting
+    /// one of them makes a new payload). The queue is shared with the durable state at every
+    /// persist, so the next change of the queue copies every row, and the replaced durable
+    /// state frees them later: as five arrays a row cost five retains to copy and five releases
+    /// to free, a cost per event that grew with the queue; now one of each.
     public struct Entry: Sendable, Hashable {
-        public var writes: [WriteID]
-        public var ops: [Op]
+        /// The arrays of a row (immutable; see `Entry`).
+        final class Payload: Sendable {
+            let writes: [WriteID]
+            let ops: [Op]
+            let expect: [CPExpectation]
+            let merged: [Op]?
+            let fields: [CPFieldSnapshot]
+
+            init(writes: [WriteID], ops: [Op], expect: [CPExpectation], merged: [Op]?, fields: [CPFieldSnapshot]) {
+                self.writes = writes
+                self.ops = ops
+                self.expect = expect
+                self.merged = merged
+                self.fields = fields
+            }
+        }
+
+        var payload: Payload
+
+        public var writes: [WriteID] {
+            get { payload.writes }
+            set { payload = Payload(writes: newValue, ops: payload.ops, expect: payload.expect, merged: payload.merged, fields: payload.fields) }
+        }
+        public var ops: [Op] {
+            get { payload.ops }
+            set { payload = Payload(writes: payload.writes, ops: newValue, expect: payload.expect, merged: payload.merged, fields: payload.fields) }
+        }
         /// The server `modified` of each entity the steps touch, as the client knew it at enqueue
         /// time (ascending by entity).
-        public var expect: [CPExpectation]
+        public var expect: [CPExpectation] {
+            get { payload.expect }
+            set { payload = Payload(writes: payload.writes, ops: payload.ops, expect: newValue, merged: payload.merged, fields: payload.fields) }
+        }
         /// Sent at least once: from then on the request never changes (idempotency).
         public var sent = false
         /// The user chose "keep local": replay without the snapshot check.
@@ -22,15 +56,36 @@ public struct ConflictPromptClient: ClientMachine {
         public var remoteChangeSeen = false
         /// The user chose "merge": the steps sent instead of `ops` (the texts merged). Lists
         /// keep showing the user's own steps until the server applies the merged ones.
-        public var merged: [Op]?
+        public var merged: [Op]? {
+            get { payload.merged }
+            set { payload = Payload(writes: payload.writes, ops: payload.ops, expect: payload.expect, merged: newValue, fields: payload.fields) }
+        }
         /// Files (`CPConflictRule.fields`): the server copy of each file the row touches, taken
         /// at enqueue, compared by the client before the first send (`ConflictPromptFiles`).
-        public var fields: [CPFieldSnapshot] = []
+        public var fields: [CPFieldSnapshot] {
+            get { payload.fields }
+            set { payload = Payload(writes: payload.writes, ops: payload.ops, expect: payload.expect, merged: payload.merged, fields: newValue) }
+        }
+
+        init(writes: [WriteID], ops: [Op], expect: [CPExpectation], fields: [CPFieldSnapshot] = []) {
+            payload = Payload(writes: writes, ops: ops, expect: expect, merged: nil, fields: fields)
+        }
 
         public var key: WriteID { writes[0] }
         /// The steps the server is asked to apply.
         public var sentOps: [Op] { merged ?? ops }
         public var request: CPWriteRequest { CPWriteRequest(key: key, writes: writes, ops: sentOps, expect: expect, force: force) }
+
+        public static func == (a: Entry, b: Entry) -> Bool {
+            a.sent == b.sent && a.force == b.force && a.remoteChangeSeen == b.remoteChangeSeen
+                && (a.payload === b.payload
+                    || (a.writes == b.writes && a.ops == b.ops && a.expect == b.expect && a.merged == b.merged && a.fields == b.fields))
+        }
+
+        public func hash(into h: inout Hasher) {
+            h.combine(writes); h.combine(ops); h.combine(expect); h.combine(sent); h.combine(force)
+            h.combine(remoteChangeSeen); h.combine(merged); h.combine(fields)
+        }
     }
 
     /// A write the server applied whose effect a list result may not show yet.
@@ -134,6 +189,10 @@ public struct ConflictPromptClient: ClientMachine {
     /// list whose overlay was taken at the same count and answer needs no comparison of it
     /// (`CPListRender.Overlay.Key`; derived, never observable).
     var overlayEpoch: UInt64 = 0
+    /// `overlayEpoch` and `knownEpoch` when the lists were last all redrawn (`refreshViews`):
+    /// while both are unchanged, every list shows what a redraw would draw, so a list opened
+    /// then is drawn alone (`refreshOpened`). Nil: unknown (derived, never observable).
+    var refreshedAt: (overlay: UInt64, known: UInt64)?
     /// `pendingEntities()` as of an `overlayEpoch` (derived, never observable; `pendingNow`).
     var pendingMemo: (epoch: UInt64, entities: [EntityID])?
     var conflictsRaised: UInt32 = 0
@@ -311,7 +370,11 @@ public struct ConflictPromptClient: ClientMachine {
             }
             views.append(v)
             views.sort { $0.sub < $1.sub }
-            refreshViews(out: &out)
+            if let r = refreshedAt, r.overlay == overlayEpoch, r.known == knownEpoch, let i = viewIndex(of: s) {
+                refreshOpened(i, out: &out)
+            } else {
+                refreshViews(out: &out)
+            }
             fetch(out: &out)
         case .unsubscribe(let s):
             guard views.contains(where: { $0.sub == s }) else {
@@ -389,8 +452,8 @@ public struct ConflictPromptClient: ClientMachine {
         for op in w.ops where !entities.contains(op.entity) { entities.append(op.entity) }
         entities.sort()
         // Files are compared by fields on the client: their request asks for no version check.
-        var row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) })
-        row.fields = fieldSnapshots(w, entities)
+        let row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) },
+                        fields: fieldSnapshots(w, entities))
         queue.append(row)
         pendingWriteList.append(contentsOf: row.writes)
         persist(out: &out)
@@ -881,6 +944,7 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func dropRenderCaches() {
         for i in views.indices { views[i].render = nil }
         pendingMemo = nil
+        refreshedAt = nil
     }
 
     /// Whether any list keeps render state.
@@ -941,6 +1005,7 @@ public struct ConflictPromptClient: ClientMachine {
         // The lists drawn in this redraw (not following another): where their answer lives and
         // what they hold, so a later list finds one to follow by comparing a few words.
         var drawn: [(answer: CPAnswerID, group: Int, holds: [Hold], index: Int)] = []
+        drawn.reserveCapacity(views.count)
         for i in views.indices {
             // What the redraw reads of the list, read in place (reading `views[i]`'s fields
             // one by one copied the whole list state, its kept render state included).
@@ -984,6 +1049,41 @@ public struct ConflictPromptClient: ClientMachine {
         }
         knownLog.removeAll(keepingCapacity: true)
         knownLogEpoch = knownEpoch
+        refreshedAt = (overlayEpoch, knownEpoch)
+    }
+
+    /// `refreshViews` when list `i` was just opened and nothing any list is drawn from changed
+    /// since the last redraw of them all (`refreshedAt`): each other list shows what it would
+    /// be drawn to, and a redraw changes only what list `i` shows, so only it is drawn. It
+    /// shows what an open list of its query over the same answer with the same held records
+    /// shows (the redraw would make one follow the other), else it is drawn. A relaunch opens
+    /// every list again one by one: redrawing them all for each made it quadratic in the lists.
+    mutating func refreshOpened(_ i: Int, out: inout ClientOutbox<ConflictPromptUp>) {
+        let pending = pendingNow()
+        let look = views.withUnsafeBufferPointer { vb -> (answer: CPAnswerID, group: Int, holds: [Hold]) in
+            (vb[i].answer, vb[i].group, vb[i].holds)
+        }
+        guard look.answer.present else { return }
+        let holds = Self.heldNow(look.holds, pending)
+        let leader: Int? = views.withUnsafeBufferPointer { vb -> Int? in
+            for j in 0..<vb.count where j != i && vb[j].answer == look.answer && vb[j].group == look.group && CPShownID(vb[j].shown).shown
+                && Self.heldNow(vb[j].holds, pending) == holds {
+                return j
+            }
+            return nil
+        }
+        if let j = leader {
+            guard !Self.showSame(views, i, j) else { return }
+            views[i].shown = views[j].shown
+            out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
+            return
+        }
+        let base = views[i].base!
+        if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+                                       known: known, knownChanged: [], schema: schema) {
+            views[i].shown = shown
+            out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
+        }
     }
 
     /// The held records a list lays over its answer now: those of entities still pending
