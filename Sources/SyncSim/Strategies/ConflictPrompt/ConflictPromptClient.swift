@@ -738,6 +738,12 @@ public struct ConflictPromptClient: ClientMachine {
             let pending = pendingNow()
             // The snapshots learnt and remembered so far, with their lists' query groups.
             var learnt: [(group: Int, snap: Int)] = []
+            // Per pair of answers met (a list's answer before, the new one): the pending
+            // entities whose record differs between them, with the record before. Lists of one
+            // query move between the same two answers: the pending entities are looked up in
+            // both once per pair, not once per list. (Every answer compared here was alive when
+            // this loop began, a list's or the message's, so equal words are the same answer.)
+            var heldAcross: [(old: CPAnswerID, new: CPAnswerID, holds: [Hold])] = []
             for (n, (s, snap)) in zip(ids, snaps).enumerated() {
                 guard let i = viewIndex(of: s) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
@@ -751,12 +757,22 @@ public struct ConflictPromptClient: ClientMachine {
                 views[i].holds.removeAll { !pending.contains($0.entity) }
                 // An answer in the storage of the one before holds every record it held.
                 if let old = views[i].base, !CPListRender.sameBuffers(old.result, snap.result) {
-                    for e in pending where !views[i].holds.contains(where: { $0.entity == e }) {
-                        let before = old.result.record(e)
-                        if before != snap.result.record(e) {
-                            views[i].holds.append(Hold(entity: e, record: before))
-                            markRemoteChange(e, snap, out: &out)
+                    let from = views[i].answer, to = CPAnswerID(snap)
+                    let differ: [Hold]
+                    if let k = heldAcross.firstIndex(where: { $0.old == from && $0.new == to }) {
+                        differ = heldAcross[k].holds
+                    } else {
+                        var d: [Hold] = []
+                        for e in pending {
+                            let before = old.result.record(e)
+                            if before != snap.result.record(e) { d.append(Hold(entity: e, record: before)) }
                         }
+                        heldAcross.append((from, to, d))
+                        differ = d
+                    }
+                    for h in differ where !views[i].holds.contains(where: { $0.entity == h.entity }) {
+                        views[i].holds.append(h)
+                        markRemoteChange(h.entity, snap, out: &out)
                     }
                     views[i].holds.sort { $0.entity < $1.entity }
                 }
@@ -1006,6 +1022,12 @@ public struct ConflictPromptClient: ClientMachine {
         // what they hold, so a later list finds one to follow by comparing a few words.
         var drawn: [(answer: CPAnswerID, group: Int, holds: [Hold], index: Int)] = []
         drawn.reserveCapacity(views.count)
+        // Per list: the held records it lays over its answer now, and the list it follows
+        // (nil: none; it is drawn, or it has no answer).
+        var held: [[Hold]] = []
+        var follows: [Int?] = []
+        held.reserveCapacity(views.count)
+        follows.reserveCapacity(views.count)
         for i in views.indices {
             // What the redraw reads of the list, read in place (reading `views[i]`'s fields
             // one by one copied the whole list state, its kept render state included).
@@ -1016,9 +1038,14 @@ public struct ConflictPromptClient: ClientMachine {
             }
             before.append(look.shown)
             changed.append(false)
-            guard look.answer.present else { continue }
+            guard look.answer.present else {
+                held.append([])
+                follows.append(nil)
+                continue
+            }
             let answer = look.answer
             let holds = Self.heldNow(look.holds, pending)
+            held.append(holds)
             // An earlier list it shows the same result as: the same query (group) over the same
             // answer (one storage, one `asOf`) with the same held records. Everything else a
             // list is drawn from (known copies, confirmations, the queue) is the client's, the
@@ -1028,19 +1055,37 @@ public struct ConflictPromptClient: ClientMachine {
                 leader = d.index
                 break
             }
-            if let j = leader {
+            follows.append(leader)
+            if leader == nil { drawn.append((answer, look.group, holds, i)) }
+        }
+        // A list that showed what its leader showed (the same storage) lets go of it before the
+        // leader is drawn, and takes the leader's result after: the leader's kept result is then
+        // held once, so its redraw patches it in place (with the followers still holding it,
+        // each patch copied the whole result and the release of the old one freed it again).
+        var released = [Bool](repeating: false, count: views.count)
+        for i in views.indices {
+            guard let j = follows[i], before[i] == before[j], before[j].shown else { continue }
+            released[i] = true
+            views[i].shown = nil
+        }
+        for i in views.indices {
+            if let j = follows[i] {
                 if Self.keepsRender(views, i) { views[i].render = nil }
                 // A list that showed what its leader showed changed exactly when the leader did.
-                let moved = before[i] == before[j] && before[j].shown ? changed[j] : !Self.showSame(views, i, j)
-                guard moved else { continue }
-                views[i].shown = views[j].shown
+                if released[i] {
+                    views[i].shown = views[j].shown
+                    guard changed[j] else { continue }
+                } else {
+                    guard !Self.showSame(views, i, j) else { continue }
+                    views[i].shown = views[j].shown
+                }
                 changed[i] = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
                 continue
             }
-            drawn.append((answer, look.group, holds, i))
+            guard views.withUnsafeBufferPointer({ $0[i].answer.present }) else { continue }
             let base = views[i].base!
-            if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+            if let shown = Self.renderView(&views[i], base, pending, holds: held[i], confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
                 changed[i] = true
