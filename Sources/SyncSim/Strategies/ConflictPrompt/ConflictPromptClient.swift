@@ -821,25 +821,45 @@ public struct ConflictPromptClient: ClientMachine {
     /// asked on every redraw and answer, and most of them leave the queue as it was.
     mutating func pendingNow() -> [EntityID] {
         if let m = pendingMemo, m.epoch == overlayEpoch {
-            assert(m.entities == pendingEntities(), "stale pending entities")
+            assert(m.entities == Self.pendingEntities(of: queue), "stale pending entities")
             return m.entities
         }
-        let p = pendingEntities()
+        let p = Self.pendingEntities(of: queue)
         pendingMemo = (overlayEpoch, p)
         return p
     }
 
     /// Entities with a row in the queue, ascending.
-    func pendingEntities() -> [EntityID] {
-        var out: [EntityID] = []
-        for k in 0..<queue.count { for x in queue[k].expect { out.append(x.entity) } }
-        out.sort()
+    func pendingEntities() -> [EntityID] { Self.pendingEntities(of: queue) }
+
+    /// `pendingEntities()`: each entity marked in a bit per id, then read back in id order
+    /// (no sort, no duplicates to drop). Static over the queue: it is asked at every change of
+    /// the queue, from mutating methods, where a method of the client copied the whole client.
+    static func pendingEntities(of queue: [Entry]) -> [EntityID] {
+        var words: [UInt64] = []
         var n = 0
-        for i in 0..<out.count where n == 0 || out[i] != out[n - 1] {
-            out[n] = out[i]
-            n += 1
+        for k in 0..<queue.count {
+            queue[k].payload.expect.withUnsafeBufferPointer { xb in
+                for x in xb {
+                    let w = Int(x.entity.raw >> 6)
+                    if w >= words.count { words.append(contentsOf: repeatElement(0, count: w - words.count + 1)) }
+                    let bit: UInt64 = 1 << UInt64(x.entity.raw & 63)
+                    if words[w] & bit == 0 {
+                        words[w] |= bit
+                        n += 1
+                    }
+                }
+            }
         }
-        out.removeSubrange(n...)
+        var out: [EntityID] = []
+        out.reserveCapacity(n)
+        for w in 0..<words.count {
+            var b = words[w]
+            while b != 0 {
+                out.append(EntityID(UInt32(truncatingIfNeeded: w << 6 | b.trailingZeroBitCount)))
+                b &= b - 1
+            }
+        }
         return out
     }
 
