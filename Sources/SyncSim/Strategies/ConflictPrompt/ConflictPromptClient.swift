@@ -744,6 +744,8 @@ public struct ConflictPromptClient: ClientMachine {
             // both once per pair, not once per list. (Every answer compared here was alive when
             // this loop began, a list's or the message's, so equal words are the same answer.)
             var heldAcross: [(old: CPAnswerID, new: CPAnswerID, holds: [Hold])] = []
+            // The lists this answer changes (`refreshViews` may leave the others as they are).
+            var touched = [Bool](repeating: false, count: views.count)
             for (n, (s, snap)) in zip(ids, snaps).enumerated() {
                 guard let i = viewIndex(of: s) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
@@ -752,6 +754,7 @@ public struct ConflictPromptClient: ClientMachine {
                 }
                 // Datagrams reorder: never go back to an older answer.
                 if let b = views[i].base, snap.asOf < b.asOf { continue }
+                touched[i] = true
                 // (The list is changed in place: a copy of it cost a retain and a release of
                 // every piece of its kept render state.)
                 views[i].holds.removeAll { !pending.contains($0.entity) }
@@ -788,7 +791,7 @@ public struct ConflictPromptClient: ClientMachine {
             }
             pruneConfirmed()
             persist(out: &out)
-            refreshViews(out: &out)
+            refreshViews(out: &out, touched: touched)
             // A file row held for the latest lists is compared and sent now.
             if !realtime && waitingForLists { pump(out: &out) }
         }
@@ -1028,9 +1031,21 @@ public struct ConflictPromptClient: ClientMachine {
     /// result: the first such list is drawn (`renderView`) and the later ones take its result
     /// (`follows`), keeping no render state of their own. The workloads open the same few
     /// queries many times over, so this draws each distinct list once.
-    mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
+    ///
+    /// `touched` (per list, by index): the lists an answer changed (answer, held records). When
+    /// every list showed what it is drawn from at the last redraw of them all (`refreshedAt`),
+    /// the overlay is the same, and no overlay step reads a known copy changed since
+    /// (`overlayReadsNone`), a list the answer did not touch is drawn from what it was drawn from
+    /// then, so it is left as it is: a realtime push of one query redraws that query's lists,
+    /// not every open list.
+    mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>, touched: [Bool]? = nil) {
         let pending = pendingNow()
         let knownChanged: [EntityID]? = knownEpoch == knownLogEpoch ? knownLog : nil
+        var skipping = false
+        if let touched, touched.count == views.count, let r = refreshedAt, r.overlay == overlayEpoch, let knownChanged,
+           Self.overlayReadsNone(of: knownChanged, pending: pending, confirmed: confirmed) {
+            skipping = true
+        }
         // Per list: the storage it showed before this redraw (not a copy: a second reference
         // would make the redraw copy a result it now patches in place) and whether the redraw
         // changed it, read by the lists that follow it.
@@ -1058,7 +1073,7 @@ public struct ConflictPromptClient: ClientMachine {
             }
             before.append(look.shown)
             changed.append(false)
-            guard look.answer.present else {
+            guard look.answer.present, !(skipping && !touched![i]) else {
                 held.append([])
                 follows.append(nil)
                 continue
@@ -1103,7 +1118,7 @@ public struct ConflictPromptClient: ClientMachine {
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
                 continue
             }
-            guard views.withUnsafeBufferPointer({ $0[i].answer.present }) else { continue }
+            guard views.withUnsafeBufferPointer({ $0[i].answer.present }), !(skipping && !touched![i]) else { continue }
             let base = views[i].base!
             if let shown = Self.renderView(&views[i], base, pending, holds: held[i], confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
@@ -1149,6 +1164,24 @@ public struct ConflictPromptClient: ClientMachine {
             views[i].shown = shown
             out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
         }
+    }
+
+    /// Whether no list's overlay reads the known copy of any of `slots`: a step reads only its
+    /// own entity's (`overlay`, when the list lacks it), and every step is a queued row's (whose
+    /// entities are `pending`, ascending) or a confirmation's.
+    static func overlayReadsNone(of slots: [EntityID], pending: [EntityID], confirmed: [Confirmed]) -> Bool {
+        for x in slots {
+            var lo = 0, hi = pending.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if pending[mid] < x { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < pending.count && pending[lo] == x { return false }
+        }
+        for c in confirmed {
+            for op in c.ops where slots.contains(op.entity) { return false }
+        }
+        return true
     }
 
     /// The held records a list lays over its answer now: those of entities still pending
