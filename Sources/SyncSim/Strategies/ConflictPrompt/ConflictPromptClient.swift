@@ -556,7 +556,9 @@ public struct ConflictPromptClient: ClientMachine {
                 // Our own write moved `modified`: later rows for the entity that were based on
                 // what this one replaced are rebased, so they do not conflict with ourselves.
                 let mine = head.expect.first { $0.entity == e }?.version ?? 0
-                for i in queue.indices where Self.rule(for: e, queue[i], schema) != .fields {
+                for i in queue.indices {
+                    // (The rule, which names the namespace, is asked only of rows on `e`.)
+                    guard queue[i].expect.contains(where: { $0.entity == e }), Self.rule(for: e, queue[i], schema) != .fields else { continue }
                     for j in queue[i].expect.indices where queue[i].expect[j].entity == e {
                         let v = queue[i].expect[j].version
                         if v == mine || v == ch.before { queue[i].expect[j].version = ch.after }
