@@ -256,18 +256,21 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// (Read after every yield: found in place, so no whole list state is copied to read it.)
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        views.withUnsafeBufferPointer { vb in
-            for k in 0..<vb.count where vb[k].sub == subscription { return vb[k].shown }
-            return nil
-        }
+        guard let k = viewIndex(of: subscription) else { return nil }
+        return views.withUnsafeBufferPointer { vb in vb[k].shown }
     }
 
     /// The index of the list of `s`, found in place (`firstIndex(where:)` copied every list's
-    /// state it passed).
+    /// state it passed) by binary search: `views` ascends by subscription (`subscribe` sorts
+    /// it, removals keep the order), and a yield asks once per list that changed.
     func viewIndex(of s: SubscriptionID) -> Int? {
         views.withUnsafeBufferPointer { vb in
-            for k in 0..<vb.count where vb[k].sub == s { return k }
-            return nil
+            var lo = 0, hi = vb.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if vb[mid].sub < s { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < vb.count && vb[lo].sub == s ? lo : nil
         }
     }
 
