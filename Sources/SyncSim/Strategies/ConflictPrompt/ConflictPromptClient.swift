@@ -189,6 +189,28 @@ public struct ConflictPromptClient: ClientMachine {
     /// list whose overlay was taken at the same count and answer needs no comparison of it
     /// (`CPListRender.Overlay.Key`; derived, never observable).
     var overlayEpoch: UInt64 = 0
+    /// What a redraw works out for one list before it draws any (`refreshViews`): plain words
+    /// but the held records, in a buffer the client keeps between redraws (`planScratch`).
+    struct RedrawPlan: Sendable {
+        /// Where the list's shown result lived before the redraw (taken without a reference).
+        var before: CPShownID
+        var answer: CPAnswerID
+        var group: Int
+        /// The held records it lays over its answer now.
+        var holds: [Hold] = []
+        /// The list it shows the result of (-1: none).
+        var follows = -1
+        /// Drawn in this redraw (it has an answer, is not left as it is, and follows none).
+        var leads = false
+        /// It let go of its leader's result before the leader was drawn.
+        var released = false
+        /// The redraw changed what it shows.
+        var changed = false
+    }
+    /// `refreshViews`' plans and drawn lists, emptied after each redraw and kept for their
+    /// capacity (derived, never observable).
+    var planScratch: [RedrawPlan] = []
+    var drawnScratch: [Int] = []
     /// `overlayEpoch` and `knownEpoch` when the lists were last all redrawn (`refreshViews`):
     /// while both are unchanged, every list shows what a redraw would draw, so a list opened
     /// then is drawn alone (`refreshOpened`). Nil: unknown (derived, never observable).
@@ -1051,23 +1073,14 @@ public struct ConflictPromptClient: ClientMachine {
            Self.overlayReadsNone(of: knownChanged, pending: pending, confirmed: confirmed) {
             skipping = true
         }
-        // Per list: the storage it showed before this redraw (not a copy: a second reference
-        // would make the redraw copy a result it now patches in place) and whether the redraw
-        // changed it, read by the lists that follow it.
-        var before: [CPShownID] = []
-        var changed: [Bool] = []
-        before.reserveCapacity(views.count)
-        changed.reserveCapacity(views.count)
-        // The lists drawn in this redraw (not following another): where their answer lives and
-        // what they hold, so a later list finds one to follow by comparing a few words.
-        var drawn: [(answer: CPAnswerID, group: Int, holds: [Hold], index: Int)] = []
-        drawn.reserveCapacity(views.count)
-        // Per list: the held records it lays over its answer now, and the list it follows
-        // (nil: none; it is drawn, or it has no answer).
-        var held: [[Hold]] = []
-        var follows: [Int?] = []
-        held.reserveCapacity(views.count)
-        follows.reserveCapacity(views.count)
+        // Per list, what the redraw works out before drawing any (`RedrawPlan`), and the lists
+        // drawn (not following another), in buffers kept between redraws: a redraw allocates
+        // nothing of its own.
+        var plans: [RedrawPlan] = []
+        var drawn: [Int] = []
+        swap(&plans, &planScratch)
+        swap(&drawn, &drawnScratch)
+        plans.reserveCapacity(views.count)
         for i in views.indices {
             // What the redraw reads of the list, read in place (reading `views[i]`'s fields
             // one by one copied the whole list state, its kept render state included).
@@ -1076,62 +1089,65 @@ public struct ConflictPromptClient: ClientMachine {
                 guard v.pointee.answer.present else { return (CPShownID(v.pointee.shown), v.pointee.answer, 0, []) }
                 return (CPShownID(v.pointee.shown), v.pointee.answer, v.pointee.group, v.pointee.holds)
             }
-            before.append(look.shown)
-            changed.append(false)
+            var plan = RedrawPlan(before: look.shown, answer: look.answer, group: look.group)
             guard look.answer.present, !(skipping && !touched![i]) else {
-                held.append([])
-                follows.append(nil)
+                plans.append(plan)
                 continue
             }
-            let answer = look.answer
-            let holds = Self.heldNow(look.holds, pending)
-            held.append(holds)
+            plan.holds = Self.heldNow(look.holds, pending)
             // An earlier list it shows the same result as: the same query (group) over the same
             // answer (one storage, one `asOf`) with the same held records. Everything else a
             // list is drawn from (known copies, confirmations, the queue) is the client's, the
             // same for every list.
-            var leader: Int?
-            for d in drawn where d.answer == answer && d.group == look.group && d.holds == holds {
-                leader = d.index
+            for d in drawn where plans[d].answer == look.answer && plans[d].group == look.group && plans[d].holds == plan.holds {
+                plan.follows = d
                 break
             }
-            follows.append(leader)
-            if leader == nil { drawn.append((answer, look.group, holds, i)) }
+            if plan.follows < 0 {
+                plan.leads = true
+                drawn.append(i)
+            }
+            plans.append(plan)
         }
         // A list that showed what its leader showed (the same storage) lets go of it before the
         // leader is drawn, and takes the leader's result after: the leader's kept result is then
         // held once, so its redraw patches it in place (with the followers still holding it,
         // each patch copied the whole result and the release of the old one freed it again).
-        var released = [Bool](repeating: false, count: views.count)
-        for i in views.indices {
-            guard let j = follows[i], before[i] == before[j], before[j].shown else { continue }
-            released[i] = true
+        for i in plans.indices {
+            let j = plans[i].follows
+            guard j >= 0, plans[i].before == plans[j].before, plans[j].before.shown else { continue }
+            plans[i].released = true
             views[i].shown = nil
         }
         for i in views.indices {
-            if let j = follows[i] {
+            let j = plans[i].follows
+            if j >= 0 {
                 if Self.keepsRender(views, i) { views[i].render = nil }
                 // A list that showed what its leader showed changed exactly when the leader did.
-                if released[i] {
+                if plans[i].released {
                     views[i].shown = views[j].shown
-                    guard changed[j] else { continue }
+                    guard plans[j].changed else { continue }
                 } else {
                     guard !Self.showSame(views, i, j) else { continue }
                     views[i].shown = views[j].shown
                 }
-                changed[i] = true
+                plans[i].changed = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
                 continue
             }
-            guard views.withUnsafeBufferPointer({ $0[i].answer.present }), !(skipping && !touched![i]) else { continue }
+            guard plans[i].leads else { continue }
             let base = views[i].base!
-            if let shown = Self.renderView(&views[i], base, pending, holds: held[i], confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+            if let shown = Self.renderView(&views[i], base, pending, holds: plans[i].holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
-                changed[i] = true
+                plans[i].changed = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
         }
+        plans.removeAll(keepingCapacity: true)
+        drawn.removeAll(keepingCapacity: true)
+        swap(&plans, &planScratch)
+        swap(&drawn, &drawnScratch)
         knownLog.removeAll(keepingCapacity: true)
         knownLogEpoch = knownEpoch
         refreshedAt = (overlayEpoch, knownEpoch)
@@ -1380,22 +1396,22 @@ struct CPAnswerID: Equatable, Sendable {
 /// counts), taken without holding a reference. Two taken while both results are alive (during
 /// one redraw, which frees no answer and reads each shown result before it replaces it) are
 /// equal only for the same storage, so the same value.
-struct CPShownID: Equatable {
+struct CPShownID: Equatable, Sendable {
     var shown: Bool
-    var entries: UnsafeRawPointer?
+    var entries: UInt
     var entryCount: Int
-    var roots: UnsafeRawPointer?
+    var roots: UInt
     var rootCount: Int
 
     init(_ r: QueryResult?) {
         guard let r else {
-            shown = false; entries = nil; entryCount = 0; roots = nil; rootCount = 0
+            shown = false; entries = 0; entryCount = 0; roots = 0; rootCount = 0
             return
         }
         shown = true
-        entries = r.entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        entries = r.entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         entryCount = r.entries.count
-        roots = r.roots.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        roots = r.roots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         rootCount = r.roots.count
     }
 }
