@@ -988,7 +988,19 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// `known[e] = r`, logged for the lists when it changes anything.
     mutating func setKnown(_ e: EntityID, _ r: EntityRecord?) {
-        if known[e] == r { return }
+        if known[e] == r {
+            // The same record in another storage (a copy the client changed itself,
+            // `applyKnown`): the answer's storage is taken, so the next answer carrying it is
+            // passed over by storage (`learn`), not compared field by field at every answer
+            // (a cost that grew with every entity the client ever wrote). The value is the
+            // same: nothing is logged for the lists, and the durable chunks keep theirs.
+            if let r {
+                let logged = knownLogEpoch == knownEpoch
+                known[e] = r
+                if logged { knownLogEpoch = knownEpoch }
+            }
+            return
+        }
         known[e] = r
         knownChunks.take(e, from: known)
         knownLog.append(e)
