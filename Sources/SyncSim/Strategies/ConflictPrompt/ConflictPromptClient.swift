@@ -973,6 +973,19 @@ public struct ConflictPromptClient: ClientMachine {
         }
     }
 
+    /// Whether `known[e]` holds a record that is not `r` in `r`'s storage, read in place.
+    static func knownDiffers(_ known: EntityStore, _ e: EntityID, _ r: EntityRecord) -> Bool {
+        known.records.withUnsafeBufferPointer { kb in
+            let i = Int(e.raw)
+            guard i < kb.count else { return true }
+            // (A `switch`: `kb[i] != nil` copied the record.)
+            switch kb[i] {
+            case .none: return true
+            case .some(let k): return !sameStorage(k, r)
+            }
+        }
+    }
+
     /// Whether two records are the same value in the same storage (false says nothing).
     @inline(__always)
     static func sameStorage(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
@@ -994,7 +1007,7 @@ public struct ConflictPromptClient: ClientMachine {
             // passed over by storage (`learn`), not compared field by field at every answer
             // (a cost that grew with every entity the client ever wrote). The value is the
             // same: nothing is logged for the lists, and the durable chunks keep theirs.
-            if let r {
+            if let r, Self.knownDiffers(known, e, r) {
                 let logged = knownLogEpoch == knownEpoch
                 known[e] = r
                 if logged { knownLogEpoch = knownEpoch }
