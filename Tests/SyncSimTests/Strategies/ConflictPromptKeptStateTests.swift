@@ -4,7 +4,8 @@ import Testing
 /// What the conflictPrompt client keeps beside its state so that a redraw or a yield need not
 /// derive it again: the queue's pending writes (`pendingWriteList`), each list's query group
 /// (`View.group`) and its answer's storage words (`View.answer`). After every input of
-/// generated runs each equals what deriving it from scratch gives.
+/// generated runs each equals what deriving it from scratch gives, and the lists ascend by
+/// subscription (what the lookups by binary search rely on).
 @Suite("ConflictPrompt kept state")
 struct ConflictPromptKeptStateTests {
     enum KeptCheck: ConflictPromptCheck {
@@ -16,6 +17,10 @@ struct ConflictPromptKeptStateTests {
                 log.diverged("\(inner.id) at \(now) after \(input): kept pending writes \(inner.pendingWriteList), queue's \(inner.queue.flatMap(\.writes))")
             }
             let views = inner.views
+            // `viewIndex(of:)` and `result(of:)` search the lists by binary search.
+            for a in views.indices.dropFirst() where !(views[a - 1].sub < views[a].sub) {
+                log.diverged("\(inner.id) at \(now) after \(input): lists not ascending by subscription: \(views.map(\.sub))")
+            }
             for a in views.indices {
                 if views[a].answer != CPAnswerID(views[a].base) {
                     log.diverged("\(inner.id) \(views[a].sub) at \(now) after \(input): kept answer words differ from its answer's")

@@ -7,12 +7,46 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// One `PendingWrite` row: one user write, or several consecutive updates of one entity
     /// coalesced into one request.
+    ///
+    /// The row's arrays live behind one reference (`Payload`, never changed in place: setting
+    /// one of them makes a new payload). The queue is shared with the durable state at every
+    /// persist, so the next change of the queue copies every row, and the replaced durable
+    /// state frees them later: as five arrays a row cost five retains to copy and five releases
+    /// to free, a cost per event that grew with the queue; now one of each.
     public struct Entry: Sendable, Hashable {
-        public var writes: [WriteID]
-        public var ops: [Op]
+        /// The arrays of a row (immutable; see `Entry`).
+        final class Payload: Sendable {
+            let writes: [WriteID]
+            let ops: [Op]
+            let expect: [CPExpectation]
+            let merged: [Op]?
+            let fields: [CPFieldSnapshot]
+
+            init(writes: [WriteID], ops: [Op], expect: [CPExpectation], merged: [Op]?, fields: [CPFieldSnapshot]) {
+                self.writes = writes
+                self.ops = ops
+                self.expect = expect
+                self.merged = merged
+                self.fields = fields
+            }
+        }
+
+        var payload: Payload
+
+        public var writes: [WriteID] {
+            get { payload.writes }
+            set { payload = Payload(writes: newValue, ops: payload.ops, expect: payload.expect, merged: payload.merged, fields: payload.fields) }
+        }
+        public var ops: [Op] {
+            get { payload.ops }
+            set { payload = Payload(writes: payload.writes, ops: newValue, expect: payload.expect, merged: payload.merged, fields: payload.fields) }
+        }
         /// The server `modified` of each entity the steps touch, as the client knew it at enqueue
         /// time (ascending by entity).
-        public var expect: [CPExpectation]
+        public var expect: [CPExpectation] {
+            get { payload.expect }
+            set { payload = Payload(writes: payload.writes, ops: payload.ops, expect: newValue, merged: payload.merged, fields: payload.fields) }
+        }
         /// Sent at least once: from then on the request never changes (idempotency).
         public var sent = false
         /// The user chose "keep local": replay without the snapshot check.
@@ -22,15 +56,36 @@ public struct ConflictPromptClient: ClientMachine {
         public var remoteChangeSeen = false
         /// The user chose "merge": the steps sent instead of `ops` (the texts merged). Lists
         /// keep showing the user's own steps until the server applies the merged ones.
-        public var merged: [Op]?
+        public var merged: [Op]? {
+            get { payload.merged }
+            set { payload = Payload(writes: payload.writes, ops: payload.ops, expect: payload.expect, merged: newValue, fields: payload.fields) }
+        }
         /// Files (`CPConflictRule.fields`): the server copy of each file the row touches, taken
         /// at enqueue, compared by the client before the first send (`ConflictPromptFiles`).
-        public var fields: [CPFieldSnapshot] = []
+        public var fields: [CPFieldSnapshot] {
+            get { payload.fields }
+            set { payload = Payload(writes: payload.writes, ops: payload.ops, expect: payload.expect, merged: payload.merged, fields: newValue) }
+        }
+
+        init(writes: [WriteID], ops: [Op], expect: [CPExpectation], fields: [CPFieldSnapshot] = []) {
+            payload = Payload(writes: writes, ops: ops, expect: expect, merged: nil, fields: fields)
+        }
 
         public var key: WriteID { writes[0] }
         /// The steps the server is asked to apply.
         public var sentOps: [Op] { merged ?? ops }
         public var request: CPWriteRequest { CPWriteRequest(key: key, writes: writes, ops: sentOps, expect: expect, force: force) }
+
+        public static func == (a: Entry, b: Entry) -> Bool {
+            a.sent == b.sent && a.force == b.force && a.remoteChangeSeen == b.remoteChangeSeen
+                && (a.payload === b.payload
+                    || (a.writes == b.writes && a.ops == b.ops && a.expect == b.expect && a.merged == b.merged && a.fields == b.fields))
+        }
+
+        public func hash(into h: inout Hasher) {
+            h.combine(writes); h.combine(ops); h.combine(expect); h.combine(sent); h.combine(force)
+            h.combine(remoteChangeSeen); h.combine(merged); h.combine(fields)
+        }
     }
 
     /// A write the server applied whose effect a list result may not show yet.
@@ -134,6 +189,32 @@ public struct ConflictPromptClient: ClientMachine {
     /// list whose overlay was taken at the same count and answer needs no comparison of it
     /// (`CPListRender.Overlay.Key`; derived, never observable).
     var overlayEpoch: UInt64 = 0
+    /// What a redraw works out for one list before it draws any (`refreshViews`): plain words
+    /// but the held records, in a buffer the client keeps between redraws (`planScratch`).
+    struct RedrawPlan: Sendable {
+        /// Where the list's shown result lived before the redraw (taken without a reference).
+        var before: CPShownID
+        var answer: CPAnswerID
+        var group: Int
+        /// The held records it lays over its answer now.
+        var holds: [Hold] = []
+        /// The list it shows the result of (-1: none).
+        var follows = -1
+        /// Drawn in this redraw (it has an answer, is not left as it is, and follows none).
+        var leads = false
+        /// It let go of its leader's result before the leader was drawn.
+        var released = false
+        /// The redraw changed what it shows.
+        var changed = false
+    }
+    /// `refreshViews`' plans and drawn lists, emptied after each redraw and kept for their
+    /// capacity (derived, never observable).
+    var planScratch: [RedrawPlan] = []
+    var drawnScratch: [Int] = []
+    /// `overlayEpoch` and `knownEpoch` when the lists were last all redrawn (`refreshViews`):
+    /// while both are unchanged, every list shows what a redraw would draw, so a list opened
+    /// then is drawn alone (`refreshOpened`). Nil: unknown (derived, never observable).
+    var refreshedAt: (overlay: UInt64, known: UInt64)?
     /// `pendingEntities()` as of an `overlayEpoch` (derived, never observable; `pendingNow`).
     var pendingMemo: (epoch: UInt64, entities: [EntityID])?
     var conflictsRaised: UInt32 = 0
@@ -197,18 +278,21 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// (Read after every yield: found in place, so no whole list state is copied to read it.)
     public func result(of subscription: SubscriptionID) -> QueryResult? {
-        views.withUnsafeBufferPointer { vb in
-            for k in 0..<vb.count where vb[k].sub == subscription { return vb[k].shown }
-            return nil
-        }
+        guard let k = viewIndex(of: subscription) else { return nil }
+        return views.withUnsafeBufferPointer { vb in vb[k].shown }
     }
 
     /// The index of the list of `s`, found in place (`firstIndex(where:)` copied every list's
-    /// state it passed).
+    /// state it passed) by binary search: `views` ascends by subscription (`subscribe` sorts
+    /// it, removals keep the order), and a yield asks once per list that changed.
     func viewIndex(of s: SubscriptionID) -> Int? {
         views.withUnsafeBufferPointer { vb in
-            for k in 0..<vb.count where vb[k].sub == s { return k }
-            return nil
+            var lo = 0, hi = vb.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if vb[mid].sub < s { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < vb.count && vb[lo].sub == s ? lo : nil
         }
     }
 
@@ -311,7 +395,11 @@ public struct ConflictPromptClient: ClientMachine {
             }
             views.append(v)
             views.sort { $0.sub < $1.sub }
-            refreshViews(out: &out)
+            if let r = refreshedAt, r.overlay == overlayEpoch, r.known == knownEpoch, let i = viewIndex(of: s) {
+                refreshOpened(i, out: &out)
+            } else {
+                refreshViews(out: &out)
+            }
             fetch(out: &out)
         case .unsubscribe(let s):
             guard views.contains(where: { $0.sub == s }) else {
@@ -389,8 +477,8 @@ public struct ConflictPromptClient: ClientMachine {
         for op in w.ops where !entities.contains(op.entity) { entities.append(op.entity) }
         entities.sort()
         // Files are compared by fields on the client: their request asks for no version check.
-        var row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) })
-        row.fields = fieldSnapshots(w, entities)
+        let row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) },
+                        fields: fieldSnapshots(w, entities))
         queue.append(row)
         pendingWriteList.append(contentsOf: row.writes)
         persist(out: &out)
@@ -493,7 +581,9 @@ public struct ConflictPromptClient: ClientMachine {
                 // Our own write moved `modified`: later rows for the entity that were based on
                 // what this one replaced are rebased, so they do not conflict with ourselves.
                 let mine = head.expect.first { $0.entity == e }?.version ?? 0
-                for i in queue.indices where Self.rule(for: e, queue[i], schema) != .fields {
+                for i in queue.indices {
+                    // (The rule, which names the namespace, is asked only of rows on `e`.)
+                    guard queue[i].expect.contains(where: { $0.entity == e }), Self.rule(for: e, queue[i], schema) != .fields else { continue }
                     for j in queue[i].expect.indices where queue[i].expect[j].entity == e {
                         let v = queue[i].expect[j].version
                         if v == mine || v == ch.before { queue[i].expect[j].version = ch.after }
@@ -675,6 +765,14 @@ public struct ConflictPromptClient: ClientMachine {
             let pending = pendingNow()
             // The snapshots learnt and remembered so far, with their lists' query groups.
             var learnt: [(group: Int, snap: Int)] = []
+            // Per pair of answers met (a list's answer before, the new one): the pending
+            // entities whose record differs between them, with the record before. Lists of one
+            // query move between the same two answers: the pending entities are looked up in
+            // both once per pair, not once per list. (Every answer compared here was alive when
+            // this loop began, a list's or the message's, so equal words are the same answer.)
+            var heldAcross: [(old: CPAnswerID, new: CPAnswerID, holds: [Hold])] = []
+            // The lists this answer changes (`refreshViews` may leave the others as they are).
+            var touched = [Bool](repeating: false, count: views.count)
             for (n, (s, snap)) in zip(ids, snaps).enumerated() {
                 guard let i = viewIndex(of: s) else { continue }
                 guard snap.versions.count == snap.result.entries.count else {
@@ -683,17 +781,28 @@ public struct ConflictPromptClient: ClientMachine {
                 }
                 // Datagrams reorder: never go back to an older answer.
                 if let b = views[i].base, snap.asOf < b.asOf { continue }
+                touched[i] = true
                 // (The list is changed in place: a copy of it cost a retain and a release of
                 // every piece of its kept render state.)
                 views[i].holds.removeAll { !pending.contains($0.entity) }
                 // An answer in the storage of the one before holds every record it held.
                 if let old = views[i].base, !CPListRender.sameBuffers(old.result, snap.result) {
-                    for e in pending where !views[i].holds.contains(where: { $0.entity == e }) {
-                        let before = old.result.record(e)
-                        if before != snap.result.record(e) {
-                            views[i].holds.append(Hold(entity: e, record: before))
-                            markRemoteChange(e, snap, out: &out)
+                    let from = views[i].answer, to = CPAnswerID(snap)
+                    let differ: [Hold]
+                    if let k = heldAcross.firstIndex(where: { $0.old == from && $0.new == to }) {
+                        differ = heldAcross[k].holds
+                    } else {
+                        var d: [Hold] = []
+                        for e in pending {
+                            let before = old.result.record(e)
+                            if before != snap.result.record(e) { d.append(Hold(entity: e, record: before)) }
                         }
+                        heldAcross.append((from, to, d))
+                        differ = d
+                    }
+                    for h in differ where !views[i].holds.contains(where: { $0.entity == h.entity }) {
+                        views[i].holds.append(h)
+                        markRemoteChange(h.entity, snap, out: &out)
                     }
                     views[i].holds.sort { $0.entity < $1.entity }
                 }
@@ -709,7 +818,7 @@ public struct ConflictPromptClient: ClientMachine {
             }
             pruneConfirmed()
             persist(out: &out)
-            refreshViews(out: &out)
+            refreshViews(out: &out, touched: touched)
             // A file row held for the latest lists is compared and sent now.
             if !realtime && waitingForLists { pump(out: &out) }
         }
@@ -742,25 +851,45 @@ public struct ConflictPromptClient: ClientMachine {
     /// asked on every redraw and answer, and most of them leave the queue as it was.
     mutating func pendingNow() -> [EntityID] {
         if let m = pendingMemo, m.epoch == overlayEpoch {
-            assert(m.entities == pendingEntities(), "stale pending entities")
+            assert(m.entities == Self.pendingEntities(of: queue), "stale pending entities")
             return m.entities
         }
-        let p = pendingEntities()
+        let p = Self.pendingEntities(of: queue)
         pendingMemo = (overlayEpoch, p)
         return p
     }
 
     /// Entities with a row in the queue, ascending.
-    func pendingEntities() -> [EntityID] {
-        var out: [EntityID] = []
-        for k in 0..<queue.count { for x in queue[k].expect { out.append(x.entity) } }
-        out.sort()
+    func pendingEntities() -> [EntityID] { Self.pendingEntities(of: queue) }
+
+    /// `pendingEntities()`: each entity marked in a bit per id, then read back in id order
+    /// (no sort, no duplicates to drop). Static over the queue: it is asked at every change of
+    /// the queue, from mutating methods, where a method of the client copied the whole client.
+    static func pendingEntities(of queue: [Entry]) -> [EntityID] {
+        var words: [UInt64] = []
         var n = 0
-        for i in 0..<out.count where n == 0 || out[i] != out[n - 1] {
-            out[n] = out[i]
-            n += 1
+        for k in 0..<queue.count {
+            queue[k].payload.expect.withUnsafeBufferPointer { xb in
+                for x in xb {
+                    let w = Int(x.entity.raw >> 6)
+                    if w >= words.count { words.append(contentsOf: repeatElement(0, count: w - words.count + 1)) }
+                    let bit: UInt64 = 1 << UInt64(x.entity.raw & 63)
+                    if words[w] & bit == 0 {
+                        words[w] |= bit
+                        n += 1
+                    }
+                }
+            }
         }
-        out.removeSubrange(n...)
+        var out: [EntityID] = []
+        out.reserveCapacity(n)
+        for w in 0..<words.count {
+            var b = words[w]
+            while b != 0 {
+                out.append(EntityID(UInt32(truncatingIfNeeded: w << 6 | b.trailingZeroBitCount)))
+                b &= b - 1
+            }
+        }
         return out
     }
 
@@ -844,6 +973,19 @@ public struct ConflictPromptClient: ClientMachine {
         }
     }
 
+    /// Whether `known[e]` holds a record that is not `r` in `r`'s storage, read in place.
+    static func knownDiffers(_ known: EntityStore, _ e: EntityID, _ r: EntityRecord) -> Bool {
+        known.records.withUnsafeBufferPointer { kb in
+            let i = Int(e.raw)
+            guard i < kb.count else { return true }
+            // (A `switch`: `kb[i] != nil` copied the record.)
+            switch kb[i] {
+            case .none: return true
+            case .some(let k): return !sameStorage(k, r)
+            }
+        }
+    }
+
     /// Whether two records are the same value in the same storage (false says nothing).
     @inline(__always)
     static func sameStorage(_ a: EntityRecord, _ b: EntityRecord) -> Bool {
@@ -859,7 +1001,19 @@ public struct ConflictPromptClient: ClientMachine {
 
     /// `known[e] = r`, logged for the lists when it changes anything.
     mutating func setKnown(_ e: EntityID, _ r: EntityRecord?) {
-        if known[e] == r { return }
+        if known[e] == r {
+            // The same record in another storage (a copy the client changed itself,
+            // `applyKnown`): the answer's storage is taken, so the next answer carrying it is
+            // passed over by storage (`learn`), not compared field by field at every answer
+            // (a cost that grew with every entity the client ever wrote). The value is the
+            // same: nothing is logged for the lists, and the durable chunks keep theirs.
+            if let r, Self.knownDiffers(known, e, r) {
+                let logged = knownLogEpoch == knownEpoch
+                known[e] = r
+                if logged { knownLogEpoch = knownEpoch }
+            }
+            return
+        }
         known[e] = r
         knownChunks.take(e, from: known)
         knownLog.append(e)
@@ -881,6 +1035,7 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func dropRenderCaches() {
         for i in views.indices { views[i].render = nil }
         pendingMemo = nil
+        refreshedAt = nil
     }
 
     /// Whether any list keeps render state.
@@ -928,19 +1083,29 @@ public struct ConflictPromptClient: ClientMachine {
     /// result: the first such list is drawn (`renderView`) and the later ones take its result
     /// (`follows`), keeping no render state of their own. The workloads open the same few
     /// queries many times over, so this draws each distinct list once.
-    mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>) {
+    ///
+    /// `touched` (per list, by index): the lists an answer changed (answer, held records). When
+    /// every list showed what it is drawn from at the last redraw of them all (`refreshedAt`),
+    /// the overlay is the same, and no overlay step reads a known copy changed since
+    /// (`overlayReadsNone`), a list the answer did not touch is drawn from what it was drawn from
+    /// then, so it is left as it is: a realtime push of one query redraws that query's lists,
+    /// not every open list.
+    mutating func refreshViews(out: inout ClientOutbox<ConflictPromptUp>, touched: [Bool]? = nil) {
         let pending = pendingNow()
         let knownChanged: [EntityID]? = knownEpoch == knownLogEpoch ? knownLog : nil
-        // Per list: the storage it showed before this redraw (not a copy: a second reference
-        // would make the redraw copy a result it now patches in place) and whether the redraw
-        // changed it, read by the lists that follow it.
-        var before: [CPShownID] = []
-        var changed: [Bool] = []
-        before.reserveCapacity(views.count)
-        changed.reserveCapacity(views.count)
-        // The lists drawn in this redraw (not following another): where their answer lives and
-        // what they hold, so a later list finds one to follow by comparing a few words.
-        var drawn: [(answer: CPAnswerID, group: Int, holds: [Hold], index: Int)] = []
+        var skipping = false
+        if let touched, touched.count == views.count, let r = refreshedAt, r.overlay == overlayEpoch, let knownChanged,
+           Self.overlayReadsNone(of: knownChanged, pending: pending, confirmed: confirmed) {
+            skipping = true
+        }
+        // Per list, what the redraw works out before drawing any (`RedrawPlan`), and the lists
+        // drawn (not following another), in buffers kept between redraws: a redraw allocates
+        // nothing of its own.
+        var plans: [RedrawPlan] = []
+        var drawn: [Int] = []
+        swap(&plans, &planScratch)
+        swap(&drawn, &drawnScratch)
+        plans.reserveCapacity(views.count)
         for i in views.indices {
             // What the redraw reads of the list, read in place (reading `views[i]`'s fields
             // one by one copied the whole list state, its kept render state included).
@@ -949,41 +1114,120 @@ public struct ConflictPromptClient: ClientMachine {
                 guard v.pointee.answer.present else { return (CPShownID(v.pointee.shown), v.pointee.answer, 0, []) }
                 return (CPShownID(v.pointee.shown), v.pointee.answer, v.pointee.group, v.pointee.holds)
             }
-            before.append(look.shown)
-            changed.append(false)
-            guard look.answer.present else { continue }
-            let answer = look.answer
-            let holds = Self.heldNow(look.holds, pending)
+            var plan = RedrawPlan(before: look.shown, answer: look.answer, group: look.group)
+            guard look.answer.present, !(skipping && !touched![i]) else {
+                plans.append(plan)
+                continue
+            }
+            plan.holds = Self.heldNow(look.holds, pending)
             // An earlier list it shows the same result as: the same query (group) over the same
             // answer (one storage, one `asOf`) with the same held records. Everything else a
             // list is drawn from (known copies, confirmations, the queue) is the client's, the
             // same for every list.
-            var leader: Int?
-            for d in drawn where d.answer == answer && d.group == look.group && d.holds == holds {
-                leader = d.index
+            for d in drawn where plans[d].answer == look.answer && plans[d].group == look.group && plans[d].holds == plan.holds {
+                plan.follows = d
                 break
             }
-            if let j = leader {
+            if plan.follows < 0 {
+                plan.leads = true
+                drawn.append(i)
+            }
+            plans.append(plan)
+        }
+        // A list that showed what its leader showed (the same storage) lets go of it before the
+        // leader is drawn, and takes the leader's result after: the leader's kept result is then
+        // held once, so its redraw patches it in place (with the followers still holding it,
+        // each patch copied the whole result and the release of the old one freed it again).
+        for i in plans.indices {
+            let j = plans[i].follows
+            guard j >= 0, plans[i].before == plans[j].before, plans[j].before.shown else { continue }
+            plans[i].released = true
+            views[i].shown = nil
+        }
+        for i in views.indices {
+            let j = plans[i].follows
+            if j >= 0 {
                 if Self.keepsRender(views, i) { views[i].render = nil }
                 // A list that showed what its leader showed changed exactly when the leader did.
-                let moved = before[i] == before[j] && before[j].shown ? changed[j] : !Self.showSame(views, i, j)
-                guard moved else { continue }
-                views[i].shown = views[j].shown
-                changed[i] = true
+                if plans[i].released {
+                    views[i].shown = views[j].shown
+                    guard plans[j].changed else { continue }
+                } else {
+                    guard !Self.showSame(views, i, j) else { continue }
+                    views[i].shown = views[j].shown
+                }
+                plans[i].changed = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
                 continue
             }
-            drawn.append((answer, look.group, holds, i))
+            guard plans[i].leads else { continue }
             let base = views[i].base!
-            if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+            if let shown = Self.renderView(&views[i], base, pending, holds: plans[i].holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
-                changed[i] = true
+                plans[i].changed = true
                 out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
             }
         }
+        plans.removeAll(keepingCapacity: true)
+        drawn.removeAll(keepingCapacity: true)
+        swap(&plans, &planScratch)
+        swap(&drawn, &drawnScratch)
         knownLog.removeAll(keepingCapacity: true)
         knownLogEpoch = knownEpoch
+        refreshedAt = (overlayEpoch, knownEpoch)
+    }
+
+    /// `refreshViews` when list `i` was just opened and nothing any list is drawn from changed
+    /// since the last redraw of them all (`refreshedAt`): each other list shows what it would
+    /// be drawn to, and a redraw changes only what list `i` shows, so only it is drawn. It
+    /// shows what an open list of its query over the same answer with the same held records
+    /// shows (the redraw would make one follow the other), else it is drawn. A relaunch opens
+    /// every list again one by one: redrawing them all for each made it quadratic in the lists.
+    mutating func refreshOpened(_ i: Int, out: inout ClientOutbox<ConflictPromptUp>) {
+        let pending = pendingNow()
+        let look = views.withUnsafeBufferPointer { vb -> (answer: CPAnswerID, group: Int, holds: [Hold]) in
+            (vb[i].answer, vb[i].group, vb[i].holds)
+        }
+        guard look.answer.present else { return }
+        let holds = Self.heldNow(look.holds, pending)
+        let leader: Int? = views.withUnsafeBufferPointer { vb -> Int? in
+            for j in 0..<vb.count where j != i && vb[j].answer == look.answer && vb[j].group == look.group && CPShownID(vb[j].shown).shown
+                && Self.heldNow(vb[j].holds, pending) == holds {
+                return j
+            }
+            return nil
+        }
+        if let j = leader {
+            guard !Self.showSame(views, i, j) else { return }
+            views[i].shown = views[j].shown
+            out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
+            return
+        }
+        let base = views[i].base!
+        if let shown = Self.renderView(&views[i], base, pending, holds: holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+                                       known: known, knownChanged: [], schema: schema) {
+            views[i].shown = shown
+            out(.event(.subscriptionYielded(views[i].sub, fromCache: views[i].fromCache)))
+        }
+    }
+
+    /// Whether no list's overlay reads the known copy of any of `slots`: a step reads only its
+    /// own entity's (`overlay`, when the list lacks it), and every step is a queued row's (whose
+    /// entities are `pending`, ascending) or a confirmation's.
+    static func overlayReadsNone(of slots: [EntityID], pending: [EntityID], confirmed: [Confirmed]) -> Bool {
+        for x in slots {
+            var lo = 0, hi = pending.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if pending[mid] < x { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < pending.count && pending[lo] == x { return false }
+        }
+        for c in confirmed {
+            for op in c.ops where slots.contains(op.entity) { return false }
+        }
+        return true
     }
 
     /// The held records a list lays over its answer now: those of entities still pending
@@ -1177,22 +1421,22 @@ struct CPAnswerID: Equatable, Sendable {
 /// counts), taken without holding a reference. Two taken while both results are alive (during
 /// one redraw, which frees no answer and reads each shown result before it replaces it) are
 /// equal only for the same storage, so the same value.
-struct CPShownID: Equatable {
+struct CPShownID: Equatable, Sendable {
     var shown: Bool
-    var entries: UnsafeRawPointer?
+    var entries: UInt
     var entryCount: Int
-    var roots: UnsafeRawPointer?
+    var roots: UInt
     var rootCount: Int
 
     init(_ r: QueryResult?) {
         guard let r else {
-            shown = false; entries = nil; entryCount = 0; roots = nil; rootCount = 0
+            shown = false; entries = 0; entryCount = 0; roots = 0; rootCount = 0
             return
         }
         shown = true
-        entries = r.entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        entries = r.entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         entryCount = r.entries.count
-        roots = r.roots.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        roots = r.roots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         rootCount = r.roots.count
     }
 }

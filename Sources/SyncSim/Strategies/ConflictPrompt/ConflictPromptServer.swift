@@ -321,7 +321,9 @@ public struct ConflictPromptServer: ServerMachine {
     func update(_ q: Query, _ last: QueryResult, slots: [EntityID]) -> QueryResult? {
         if !q.mayChange(last, touched: slots, in: data, schema: schema) { return nil }
         var r = last
-        if let changed = q.patchTree(&r, touched: slots, in: data) { return changed ? r : nil }
+        // (`r` shares its entries with `last`, which the list keeps: the first change copies them
+        // in the specialised loop, `shared`.)
+        if let changed = q.patchTree(&r, touched: slots, in: data, shared: true) { return changed ? r : nil }
         return q.evaluate(data, unlessEqualTo: last)
     }
 }
