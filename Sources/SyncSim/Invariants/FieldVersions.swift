@@ -47,10 +47,17 @@ struct FieldVersions: Sendable {
 
     /// The oldest and newest version holding `value` (the initial data is version -1), or nil if
     /// the server's data never held it.
+    ///
+    /// The versions are read in place (a `for` over them copied each one, retaining a text
+    /// value's storage): this runs for every value of every entry a yield shows as changed.
     func range(of value: FieldValue, _ key: UInt64, initial: FieldValue?) -> (oldest: Int32, newest: Int32)? {
         var lo = Int32.max, hi = Int32.min
         if initial == value { lo = -1; hi = -1 }
-        for v in table[key] where v.value == value { lo = min(lo, v.tx); hi = max(hi, v.tx) }
+        table.withValue(key) { vs in
+            vs.withUnsafeBufferPointer { b in
+                for k in 0..<b.count where b[k].value == value { lo = min(lo, b[k].tx); hi = max(hi, b[k].tx) }
+            }
+        }
         return lo == Int32.max ? nil : (lo, hi)
     }
 }

@@ -35,6 +35,17 @@ struct KeyTable<Value: Sendable>: Sendable {
         set { modify(k) { $0 = newValue } }
     }
 
+    /// Lends the value of `k` to `body` where it lies (the getter hands out a copy: for an array
+    /// value, a retain and a release).
+    @inline(__always) func withValue<R>(_ k: UInt64, _ body: (Value) -> R) -> R {
+        if let i = slot(k) {
+            if i < dense.count { return dense.withUnsafeBufferPointer { body($0[i]) } }
+            return body(blank)
+        }
+        if let v = sparse[k] { return body(v) }
+        return body(blank)
+    }
+
     /// Changes the value of `k` in place (an array value is not copied to append to it).
     @inline(__always) mutating func modify<R>(_ k: UInt64, _ body: (inout Value) -> R) -> R {
         if let i = slot(k) {

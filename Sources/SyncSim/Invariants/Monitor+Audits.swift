@@ -83,7 +83,7 @@ extension Monitor {
         for e in known where !now.roots.contains(e) {
             // Deleted (asked for, or applied by the server: the client may have learned it), or
             // never on the server (a create of the client's that may be refused).
-            if deleteIntents.contains(e) || deletedOnServer.contains(e) || (!serverHad.contains(e) && !initialData.contains(e)) { continue }
+            if deleteIntents.contains(e) || deletedOnServer.contains(e) || (!serverHad[Self.entityKey(e)] && !initialData.contains(e)) { continue }
             // A limit moves roots out of the window without any change to them, and a
             // condition over several fields or values has no single "other value" to look for:
             // for those queries the roots are not judged (only the values below).

@@ -40,19 +40,25 @@ extension Monitor {
         // Contenders per register: (intent, last tx carrying it, the op's target, link or unlink).
         var contenders: [UInt64: [LinkContender]] = [:]
         var manyKeys: [UInt64] = []
-        for (i, it) in h.intents.enumerated() {
-            guard let tx = Self.get(lastApplied, it.write.id) else { continue }
-            for op in it.write.ops {
-                let e: EntityID, l: LinkID, target: EntityID, isLink: Bool
-                switch op {
-                case .link(let a, let b, let c): (e, l, target, isLink) = (a, b, c, true)
-                case .unlink(let a, let b, let c): (e, l, target, isLink) = (a, b, c, false)
-                default: continue
+        // The intents, the log and their steps are read in place (a `for` over them copied each
+        // intent, transaction and step: a retain and a release per array they own).
+        h.intents.withUnsafeBufferPointer { ip in
+            for i in 0..<ip.count {
+                guard let tx = Self.get(lastApplied, ip[i].write.id) else { continue }
+                ip[i].write.ops.withUnsafeBufferPointer { ob in
+                    for j in 0..<ob.count {
+                        let e: EntityID, l: LinkID, target: EntityID, isLink: Bool
+                        switch ob[j] {
+                        case .link(let a, let b, let c): (e, l, target, isLink) = (a, b, c, true)
+                        case .unlink(let a, let b, let c): (e, l, target, isLink) = (a, b, c, false)
+                        default: continue
+                        }
+                        guard schema.contains(l) else { continue }
+                        let k = regKey(e, l, target)
+                        if schema.isMany(l) && contenders[k] == nil { manyKeys.append(k) }
+                        contenders[k, default: []].append(LinkContender(c: Contender(intent: Int32(i), tx: tx), target: target, isLink: isLink))
+                    }
                 }
-                guard schema.contains(l) else { continue }
-                let k = regKey(e, l, target)
-                if schema.isMany(l) && contenders[k] == nil { manyKeys.append(k) }
-                contenders[k, default: []].append(LinkContender(c: Contender(intent: Int32(i), tx: tx), target: target, isLink: isLink))
             }
         }
         guard !contenders.isEmpty else { return }
@@ -62,31 +68,39 @@ extension Monitor {
         // not take effect does not compete).
         var lastTouch: [UInt64: (tx: Int, targeted: Bool)] = [:]
         var stepped = Set<TxKey>()
-        for (i, a) in h.applied.enumerated() {
-            var targeted: [UInt64]? = nil
-            for op in a.tx.ops {
-                switch op {
-                case .link(let e, let l, let x), .unlink(let e, let l, let x):
-                    guard schema.contains(l) else { continue }
-                    let k = regKey(e, l, x)
-                    guard contenders[k] != nil else { continue }
-                    if targeted == nil {
-                        var ks: [UInt64] = []
-                        for w in a.tx.writes {
-                            guard let it = h.intent(w) else { continue }
-                            for op in it.write.ops {
-                                switch op {
-                                case .link(let e, let l, let x), .unlink(let e, let l, let x):
-                                    if schema.contains(l) { ks.append(regKey(e, l, x)) }
-                                default: continue
+        h.applied.withUnsafeBufferPointer { ap in
+            h.intents.withUnsafeBufferPointer { ip in
+                for i in 0..<ap.count {
+                    var targeted: [UInt64]? = nil
+                    ap[i].tx.ops.withUnsafeBufferPointer { ob in
+                        for j in 0..<ob.count {
+                            switch ob[j] {
+                            case .link(let e, let l, let x), .unlink(let e, let l, let x):
+                                guard schema.contains(l) else { continue }
+                                let k = regKey(e, l, x)
+                                guard contenders[k] != nil else { continue }
+                                if targeted == nil {
+                                    var ks: [UInt64] = []
+                                    for w in ap[i].tx.writes {
+                                        guard let p = h.intentPosition(w) else { continue }
+                                        ip[p].write.ops.withUnsafeBufferPointer { wb in
+                                            for m in 0..<wb.count {
+                                                switch wb[m] {
+                                                case .link(let e, let l, let x), .unlink(let e, let l, let x):
+                                                    if schema.contains(l) { ks.append(regKey(e, l, x)) }
+                                                default: continue
+                                                }
+                                            }
+                                        }
+                                    }
+                                    targeted = ks
                                 }
+                                lastTouch[k] = (i, targeted!.contains(k))
+                                stepped.insert(TxKey(tx: Int32(i), key: k))
+                            default: continue
                             }
                         }
-                        targeted = ks
                     }
-                    lastTouch[k] = (i, targeted!.contains(k))
-                    stepped.insert(TxKey(tx: Int32(i), key: k))
-                default: continue
                 }
             }
         }

@@ -22,18 +22,26 @@ extension Monitor {
     }
 
     /// Each transaction: versions of the fields it assigned, positions of the writes it carries.
+    ///
+    /// The steps and the data's records are read in place (a `for op in tx.ops` copied each
+    /// step, and `data[e]` each record: a retain and a release per array they own).
     mutating func noteVersions(_ tx: AppliedTransaction, index: Int32, data: EntityStore) {
         for w in tx.writes {
             if Self.get(firstApplied, w) == nil { Self.set(&firstApplied, w, index) }
             Self.set(&lastApplied, w, index)
         }
-        for op in tx.ops {
-            switch op {
-            case .create(let e, _, let a), .update(let e, _, let a):
-                serverHad.insert(e)
-                guard let rec = data[e] else { continue }
-                for x in a { if let v = rec[x.field] { versions.note(Self.key(e, x.field), v, tx: index) } }
-            default: break
+        tx.ops.withUnsafeBufferPointer { ob in
+            data.records.withUnsafeBufferPointer { rb in
+                for k in 0..<ob.count {
+                    switch ob[k] {
+                    case .create(let e, _, let a), .update(let e, _, let a):
+                        serverHad[Self.entityKey(e)] = true
+                        let i = Int(e.raw)
+                        guard i < rb.count, rb[i]?.namespace != nil else { continue }
+                        for x in a { if let v = rb[i]?[x.field] { versions.note(Self.key(e, x.field), v, tx: index) } }
+                    default: break
+                    }
+                }
             }
         }
     }

@@ -33,6 +33,7 @@ extension Monitor {
 
     /// Marks `w`'s outcome as told in the dense `toldOutcome` table (`wasTold`).
     mutating func noteTold(_ w: WriteID) {
+        toldEvents &+= 1
         let i = Int(w.raw)
         guard i < Self.denseLimit else { return }
         if i >= toldOutcome.count { toldOutcome.append(contentsOf: repeatElement(false, count: i - toldOutcome.count + 1)) }
@@ -73,7 +74,7 @@ extension Monitor {
                 guard let rec = r.record(e) else { continue }
                 switch op {
                 case .create(_, let ns, let a), .update(_, let ns, let a):
-                    if case .create = op, !serverHad.contains(e), !initialData.contains(e),
+                    if case .create = op, !serverHad[Self.entityKey(e)], !initialData.contains(e),
                        !touchers[Self.entityKey(e)].contains(where: ownOther) {
                         report(Violation(.noPhantomWrite, at: t, client: c, entity: e,
                                          "\(c) was told \(w) failed, but \(s) still shows \(EntityRef(e, ns)), which only \(w) created"))
@@ -293,7 +294,26 @@ extension Monitor {
         // The queue is read (and stamped) only when some open write's outcome was not told: a
         // told write closes whatever the queue holds, and a strategy may build the list afresh
         // per read (`instant` does).
-        if openWrites[c.index].contains(where: { !isTold($0) }) {
+        let steps = sim.steps(of: c)
+        if skipsUnchangedQueue, let m = closedAgainst[c.index], m.told == toldEvents, m.open == openWrites[c.index].count {
+            // Every write open now was open, untold and queued at the last pass, no outcome was
+            // told since and none joined (the list only grows by intents, and only the passes
+            // here shorten it): only a change of the queue can close one. The same machine
+            // (another yield of one input): the same queue, not even read. The same stamp: none.
+            if steps == nil || m.steps != steps {
+                let pending = sim.pendingWrites(of: c)
+                let stamp = stampPending(c, pending)
+                if stamp != m.stamp {
+                    let stamps = pendingStamps
+                    closeOpenWrites(c) { o in
+                        let k = Int(o.write.raw)
+                        if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
+                        return !pending.contains(o.write)
+                    }
+                }
+                closedAgainst[c.index] = (toldEvents, stamp, openWrites[c.index].count, steps)
+            }
+        } else if openWrites[c.index].contains(where: { !isTold($0) }) {
             let pending = sim.pendingWrites(of: c)
             let stamp = stampPending(c, pending)
             let stamps = pendingStamps
@@ -303,8 +323,10 @@ extension Monitor {
                 if k < Self.denseLimit { return k >= stamps.count || stamps[k] != stamp }
                 return !pending.contains(o.write)
             }
+            closedAgainst[c.index] = (toldEvents, stamp, openWrites[c.index].count, steps)
         } else {
             closeOpenWrites(c) { _ in true }
+            closedAgainst[c.index] = nil
         }
         guard !openWrites[c.index].isEmpty else { return intentCount }
         // Constant for a run: read once (a strategy's `info` builds its whole description).
@@ -409,10 +431,21 @@ extension Monitor {
     /// in runs (one refresh yields each subscription it changed) over one unchanged queue, and
     /// a strategy that keeps its list (`pushPull`) then pays for the queue once per run, not
     /// once per yield.
+    ///
+    /// A list with other storage but the same writes in the same order (a strategy that builds
+    /// the list afresh per read, `instant`) is told by its contents, a word per write: the
+    /// writes holding the current stamp are exactly those of the list stamped last, so they are
+    /// exactly this list's, whichever client's it was.
     mutating func stampPending(_ c: ClientID, _ pending: [WriteID]) -> UInt64 {
-        if stampedClient == c.index && pending.count == stampedPending.count {
-            let same = pending.withUnsafeBufferPointer { a in stampedPending.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
-            if same { return pendingStamp }
+        if pending.count == stampedPending.count && stampedClient >= 0 {
+            let same = pending.withUnsafeBufferPointer { a in
+                stampedPending.withUnsafeBufferPointer { b in
+                    if a.baseAddress == b.baseAddress { return true }
+                    for k in 0..<a.count where a[k] != b[k] { return false }
+                    return true
+                }
+            }
+            if same { stampedClient = c.index; return pendingStamp }
         }
         pendingStamp &+= 1
         let stamp = pendingStamp
@@ -502,11 +535,29 @@ extension Monitor {
         /// Holds `roots` and `open` as copies in its own buffers, reused from refresh to refresh:
         /// holding the client's arrays themselves made its next in-place change of its roots (or
         /// the monitor's next change of its open list) copy them.
+        /// Lists already equal (the usual case: most refreshes show the same roots over the
+        /// same queue) are left as they are, told by a compare in place, cheaper than a refill.
         mutating func refill(roots newRoots: [EntityID], open newOpen: [OpenWrite]) {
-            roots.removeAll(keepingCapacity: true)
-            roots.append(contentsOf: newRoots)
-            open.removeAll(keepingCapacity: true)
-            open.append(contentsOf: newOpen)
+            let sameRoots = roots.count == newRoots.count && roots.withUnsafeBufferPointer { a in
+                newRoots.withUnsafeBufferPointer { b in
+                    for k in 0..<a.count where a[k] != b[k] { return false }
+                    return true
+                }
+            }
+            if !sameRoots {
+                roots.removeAll(keepingCapacity: true)
+                roots.append(contentsOf: newRoots)
+            }
+            let sameOpen = open.count == newOpen.count && open.withUnsafeBufferPointer { a in
+                newOpen.withUnsafeBufferPointer { b in
+                    for k in 0..<a.count where a[k].intent != b[k].intent || a[k].write != b[k].write { return false }
+                    return true
+                }
+            }
+            if !sameOpen {
+                open.removeAll(keepingCapacity: true)
+                open.append(contentsOf: newOpen)
+            }
         }
 
         /// The roots held.

@@ -65,8 +65,9 @@ struct Monitor: Sendable {
     var lastApplied: [Int32] = []
     /// The values the server's data took for each (entity, field), in order.
     var versions = FieldVersions()
-    /// Entities the server's data ever held (besides the initial data).
-    var serverHad = Set<EntityID>()
+    /// Entities the server's data ever held (besides the initial data), by `entityKey`: a flat
+    /// table, not a hashed set (written for every step of every applied transaction).
+    var serverHad = KeyTable<Bool>(stride: 1, blank: false)
     /// Intents seen so far (the index of the next one in `History.intents`).
     var intentCount: Int32 = 0
     /// Intents (indices in `History.intents`) that assign each (entity, field), in order; a key
@@ -110,6 +111,15 @@ struct Monitor: Sendable {
     /// whose client's it was (-1: none yet).
     var stampedPending: [WriteID] = []
     var stampedClient = -1
+    /// How many outcomes (confirmations, rejections) users were told so far.
+    var toldEvents: UInt64 = 0
+    /// Per client: what `checkOwnWrites` last closed the open writes against (the told count,
+    /// the queue's stamp, how many stayed open, the machine's `steps`); nil before, or after a
+    /// pass that read no queue. While the first three stand, no open write can have closed,
+    /// and the pass is skipped; with the same steps too, the queue is not even read.
+    var closedAgainst: [(told: UInt64, stamp: UInt64, open: Int, steps: UInt64?)?]
+    /// Off: every pass over the open writes is made in full (the reference the tests compare with).
+    var skipsUnchangedQueue = true
     /// Per client: its pending-queue size at the last look, and when the queue became empty.
     var lastPending: [Int]
     var emptiedAt: [[Int64]]
@@ -155,6 +165,7 @@ struct Monitor: Sendable {
         emptiedAt = Array(repeating: [], count: clients)
         keepLocalChoices = Array(repeating: [], count: clients)
         yieldMemos = Array(repeating: [], count: clients)
+        closedAgainst = Array(repeating: nil, count: clients)
         floorRaises = Array(repeating: [], count: clients)
     }
 
@@ -234,7 +245,12 @@ struct Monitor: Sendable {
     @usableFromInline mutating func told(_ c: ClientID, _ ev: UserEvent, connected: Bool, query: Query?) {
         if capturing { toldDuringCommand.append(ev) }
         if case .subscriptionYielded(_, false) = ev, connected, let q = query {
-            if let i = cachedQueries[c.index].firstIndex(of: q) {
+            // Compared in place (`firstIndex(of:)` copied each cached query it compared).
+            let found: Int? = cachedQueries[c.index].withUnsafeBufferPointer { b in
+                for k in 0..<b.count where b[k] == q { return k }
+                return nil
+            }
+            if let i = found {
                 refreshingCache = (c.index, i)
             } else {
                 cachedQueries[c.index].append(q)
@@ -527,21 +543,31 @@ struct Monitor: Sendable {
         var lastAssign = KeyTable<(tx: Int32, targeted: Bool)>(stride: schema.fieldCount, blank: (-1, false))
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
         var targeted: [UInt64] = []  // a few keys: a list beats hashing
-        for (i, a) in h.applied.enumerated() {
-            targeted.removeAll(keepingCapacity: true)
-            for w in a.tx.writes {
-                lastTxOfWrite[w] = Int32(i)
-                if let it = h.intent(w) { for op in it.write.ops { for x in op.assignments { targeted.append(key(op.entity, x.field)) } } }
+        // The log, the intents and their steps are read where they lie: a `for` over them copied
+        // each transaction, intent and step (a retain and a release of each of their arrays).
+        h.applied.withUnsafeBufferPointer { ap in
+            h.intents.withUnsafeBufferPointer { ip in
+                for i in 0..<ap.count {
+                    targeted.removeAll(keepingCapacity: true)
+                    for w in ap[i].tx.writes {
+                        lastTxOfWrite[w] = Int32(i)
+                        if let p = h.intentPosition(w) {
+                            Self.forEachAssignment(ip[p].write.ops) { e, x in targeted.append(key(e, x.field)) }
+                        }
+                    }
+                    Self.forEachAssignment(ap[i].tx.ops) { e, x in let k = key(e, x.field); lastAssign[k] = (Int32(i), targeted.contains(k)) }
+                }
             }
-            for op in a.tx.ops { for x in op.assignments { let k = key(op.entity, x.field); lastAssign[k] = (Int32(i), targeted.contains(k)) } }
         }
         var candidates = KeyTable<[FieldCandidate]>(stride: schema.fieldCount, blank: [])
         // Every write that took effect competes, even one the user was told failed (a timeout
         // after the server applied it): the server's log, not the client's belief, is the truth.
-        for (made, it) in h.intents.enumerated() {
-            guard let tx = lastTxOfWrite[it.write.id] else { continue }
-            for op in it.write.ops {
-                for x in op.assignments { candidates.modify(key(op.entity, x.field)) { $0.append(FieldCandidate(made: Int32(made), tx: tx, value: x.value)) } }
+        h.intents.withUnsafeBufferPointer { ip in
+            for made in 0..<ip.count {
+                guard let tx = lastTxOfWrite[ip[made].write.id] else { continue }
+                Self.forEachAssignment(ip[made].write.ops) { e, x in
+                    candidates.modify(key(e, x.field)) { $0.append(FieldCandidate(made: Int32(made), tx: tx, value: x.value)) }
+                }
             }
         }
         // The fastest clock anywhere: every client's, and the server's own (skew 0), since admin
@@ -585,56 +611,95 @@ struct Monitor: Sendable {
     /// A typing burst that nothing else raced ends at its last keystroke.
     mutating func finishTyping(_ h: History, data: EntityStore, rejected: Set<WriteID>, arbitration: Arbitration, maxSkew: Int64, at t: Int64) {
         var firstTx = WriteTable<Int32>(), lastTx = WriteTable<Int32>()
-        for (i, a) in h.applied.enumerated() {
-            for w in a.tx.writes { if firstTx[w] == nil { firstTx[w] = Int32(i) }; lastTx[w] = Int32(i) }
-        }
-        var bursts: [UInt32: [History.Intent]] = [:]
-        for it in h.intents { if let b = it.write.burst { bursts[b, default: []].append(it) } }
-        for b in bursts.keys.sorted() {
-            let keys = bursts[b]!
-            guard let last = keys.last, case .update(let e, let ns, let a)? = last.write.ops.first, let x = a.first else { continue }
-            // A last keystroke that never took effect is lost or rejected: noLostAcknowledgedWrite
-            // owns that story; this invariant is about where an applied burst ends.
-            if rejected.contains(last.write.id) || deleteIntents.contains(e) || lastTx[last.write.id] == nil { continue }
-            let start = keys.first!.time
-            let startClock = keys.first!.clientTime
-            let burstIDs = Set(keys.map(\.write.id))
-            let firstApplied = keys.compactMap { firstTx[$0.write.id] }.min() ?? Int32.max
-            // Raced: another write to the same field made during or after the burst, or one made
-            // earlier but applied after the burst began to land (an offline replay: under
-            // arrival order it legitimately wins).
-            // The intents that assign the field: `writersOf` lists exactly those (each intent the
-            // monitor was fed is `h.intents` at the same position); a scan of every intent per burst
-            // made this quadratic in a long run. (A history fed otherwise is scanned whole.)
-            let writers: [Int32] = intentCount == h.intents.count ? writersOf[Self.key(e, x.field)]
-                                                                    : h.intents.indices.map { Int32($0) }
-            let raced = writers.contains { i in
-                let it = h.intents[Int(i)]
-                // (Both tests are pure; the cheap one first.)
-                guard it.write.ops.contains(where: { $0.entity == e && $0.assignments.contains { $0.field == x.field } }),
-                      !burstIDs.contains(it.write.id) else { return false }
-                if it.time >= start || (lastTx[it.write.id] ?? -1) > firstApplied { return true }
-                // Under timestamp orders, a write stamped at or after the burst began (a clock
-                // running ahead) is concurrent with it and may legitimately win. Under HLC a
-                // write's stamp can carry any clock it causally saw, up to the fastest clock
-                // anywhere, so the bound is its time plus the largest skew.
-                switch arbitration {
-                case .serverArrival: return false
-                case .clientTimestamp, .recordTimestamp: return it.clientTime >= startClock
-                case .hybridLogicalClock: return it.time + maxSkew >= startClock
-                }
+        // The log and the intents are read in place, bursts kept as intent positions: copies of
+        // whole transactions and intents (each array retained) were most of this check's cost.
+        h.applied.withUnsafeBufferPointer { ap in
+            for i in 0..<ap.count {
+                for w in ap[i].tx.writes { if firstTx[w] == nil { firstTx[w] = Int32(i) }; lastTx[w] = Int32(i) }
             }
-            if raced { continue }
-            guard let rec = data[e] else { continue }
-            if rec[x.field] != x.value {
-                report(Violation(.typingConvergesToLastKeystroke, at: t, entity: e,
-                                 "typing burst ended at \(x.value) (\(last.write.id)) but \(EntityRef(e, ns)).\(x.field.name) = \(rec[x.field].map(\.description) ?? "nothing")"))
+        }
+        var bursts: [UInt32: [Int32]] = [:]
+        h.intents.withUnsafeBufferPointer { ip in
+            for i in 0..<ip.count { if let b = ip[i].write.burst { bursts[b, default: []].append(Int32(i)) } }
+        }
+        h.intents.withUnsafeBufferPointer { ip in
+            for b in bursts.keys.sorted() {
+                let keys = bursts[b]!
+                guard let li = keys.last, case .update(let e, let ns, let a)? = ip[Int(li)].write.ops.first, let x = a.first else { continue }
+                let lastID = ip[Int(li)].write.id
+                // A last keystroke that never took effect is lost or rejected: noLostAcknowledgedWrite
+                // owns that story; this invariant is about where an applied burst ends.
+                if rejected.contains(lastID) || deleteIntents.contains(e) || lastTx[lastID] == nil { continue }
+                let start = ip[Int(keys[0])].time
+                let startClock = ip[Int(keys[0])].clientTime
+                let burstIDs = Set(keys.map { ip[Int($0)].write.id })
+                let firstApplied = keys.compactMap { firstTx[ip[Int($0)].write.id] }.min() ?? Int32.max
+                // Raced: another write to the same field made during or after the burst, or one made
+                // earlier but applied after the burst began to land (an offline replay: under
+                // arrival order it legitimately wins).
+                // The intents that assign the field: `writersOf` lists exactly those (each intent the
+                // monitor was fed is `h.intents` at the same position); a scan of every intent per burst
+                // made this quadratic in a long run. (A history fed otherwise is scanned whole.)
+                let writers: [Int32] = intentCount == h.intents.count ? writersOf[Self.key(e, x.field)]
+                                                                        : h.intents.indices.map { Int32($0) }
+                let raced = writers.contains { i in
+                    precondition(Int(i) < ip.count)
+                    let it = ip.baseAddress! + Int(i)
+                    // (Both tests are pure; the cheap one first.)
+                    guard Self.assigns(it.pointee.write.ops, e, x.field), !burstIDs.contains(it.pointee.write.id) else { return false }
+                    if it.pointee.time >= start || (lastTx[it.pointee.write.id] ?? -1) > firstApplied { return true }
+                    // Under timestamp orders, a write stamped at or after the burst began (a clock
+                    // running ahead) is concurrent with it and may legitimately win. Under HLC a
+                    // write's stamp can carry any clock it causally saw, up to the fastest clock
+                    // anywhere, so the bound is its time plus the largest skew.
+                    switch arbitration {
+                    case .serverArrival: return false
+                    case .clientTimestamp, .recordTimestamp: return it.pointee.clientTime >= startClock
+                    case .hybridLogicalClock: return it.pointee.time + maxSkew >= startClock
+                    }
+                }
+                if raced { continue }
+                guard let rec = data[e] else { continue }
+                if rec[x.field] != x.value {
+                    report(Violation(.typingConvergesToLastKeystroke, at: t, entity: e,
+                                     "typing burst ended at \(x.value) (\(lastID)) but \(EntityRef(e, ns)).\(x.field.name) = \(rec[x.field].map(\.description) ?? "nothing")"))
+                }
             }
         }
     }
 }
 
 extension Monitor {
+    /// Calls `body` with each assignment of each create and update among `ops`, in order, the
+    /// steps read in place (a `for op in ops` copied each step, its arrays retained).
+    @inline(__always)
+    static func forEachAssignment(_ ops: [Op], _ body: (EntityID, FieldAssignment) -> Void) {
+        ops.withUnsafeBufferPointer { b in
+            for k in 0..<b.count {
+                switch b[k] {
+                case .create(let e, _, let a), .update(let e, _, let a):
+                    for x in a { body(e, x) }
+                default: break
+                }
+            }
+        }
+    }
+
+    /// Whether some create or update among `ops` assigns field `f` of entity `e` (the steps read
+    /// in place).
+    static func assigns(_ ops: [Op], _ e: EntityID, _ f: FieldID) -> Bool {
+        ops.withUnsafeBufferPointer { b in
+            for k in 0..<b.count {
+                switch b[k] {
+                case .create(let x, _, let a) where x == e, .update(let x, _, let a) where x == e:
+                    if a.contains(where: { $0.field == f }) { return true }
+                default: break
+                }
+            }
+            return false
+        }
+    }
+
     /// A write that took effect assigning a register (`finishFieldOrder`): its intent's position
     /// in the history, its last transaction's position in the log, the value it assigned.
     struct FieldCandidate: Sendable {

@@ -36,6 +36,10 @@ protocol ObservedSystem {
     /// The client's pending (unacknowledged) writes now, in queue order.
     func pendingWrites(of c: ClientID) -> [WriteID]
     func pendingWriteCount(of c: ClientID) -> Int
+    /// A count that changes whenever client `c`'s machine may have changed (nil: unknown). Two
+    /// equal answers mean it showed and queued the same in between: the oracles then skip
+    /// reading its queue again (`Monitor.closedAgainst`).
+    func steps(of c: ClientID) -> UInt64?
     /// Whether the client's device reports offline now.
     func isOffline(_ c: ClientID) -> Bool
     /// Whether the device reports online but cannot reach the server now.
@@ -56,6 +60,8 @@ extension ObservedSystem {
     func serverData(seenBy c: ClientID) -> EntityStore? { serverData }
     var everyTenantsData: EntityStore { serverData }
     func parkedWrites(of c: ClientID) -> [WriteID] { [] }
+    /// Unknown: a recorded history says nothing about when a machine changed.
+    func steps(of c: ClientID) -> UInt64? { nil }
 }
 
 extension Simulator: ObservedSystem {
@@ -72,6 +78,7 @@ extension Simulator: ObservedSystem {
     @inlinable func shown(_ c: ClientID, _ s: SubscriptionID) -> QueryResult? { readClient(c) { $0.result(of: s) } }
     @inlinable func pendingWrites(of c: ClientID) -> [WriteID] { readClient(c) { $0.pendingWrites } }
     @inlinable func pendingWriteCount(of c: ClientID) -> Int { readClient(c) { $0.pendingWriteCount } }
+    @inlinable func steps(of c: ClientID) -> UInt64? { clientSteps[c.index] }
 
     /// Lends client `c`'s machine to `body` in place, through its storage, without a copy.
     /// `body` must not change it (it is declared `inout` only so that nothing is copied to call a

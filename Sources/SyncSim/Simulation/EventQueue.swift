@@ -31,6 +31,15 @@ public struct EventQueue<Payload> {
         free.reserveCapacity(256)
     }
 
+    /// Makes room for `n` events at once (the simulator pushes every step of the schedule
+    /// before the run starts: growing the heap step by step copied it a dozen times per run).
+    @inlinable
+    public mutating func reserveCapacity(_ n: Int) {
+        heap.reserveCapacity(n)
+        slots.reserveCapacity(n)
+        free.reserveCapacity(n)
+    }
+
     @inlinable public var count: Int { heap.count }
     @inlinable public var isEmpty: Bool { heap.isEmpty }
     @inlinable public var nextTime: Int64? { heap.first?.time }

@@ -107,6 +107,14 @@ public struct History: Sendable {
         return intents[Int(intentIndex[i])]
     }
 
+    /// The position in `intents` of the intent that made write `w` (`intent(_:)` without the
+    /// copy of the intent, for oracles that read it in place).
+    func intentPosition(_ w: WriteID) -> Int? {
+        let i = Int(w.raw)
+        guard i < intentIndex.count, intentIndex[i] >= 0 else { return nil }
+        return Int(intentIndex[i])
+    }
+
     // MARK: - Recording (by the simulator only)
     //
     // The simulator is `@inlinable` and cannot reach the internal setters above, so it records

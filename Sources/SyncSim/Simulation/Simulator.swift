@@ -90,6 +90,10 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline let observe: Bool
     /// Active subscriptions per client (the app's open screens), in id order.
     @usableFromInline var activeSubs: [[(SubscriptionID, Query)]]
+    /// Per client: how many times its machine was changed (an input handed to it, or a new
+    /// machine made at a relaunch). Equal counts mean an unchanged machine: what it shows and
+    /// holds queued is as it was (`ObservedSystem.steps(of:)`).
+    @usableFromInline var clientSteps: [UInt64]
     /// Protocol-point faults armed by `crash` actions, per client; nil when none.
     @usableFromInline var armedCrash: [CrashPoint?]
     /// `duringApply`: the client whose current input is a received message it crashes applying.
@@ -159,6 +163,7 @@ public struct Simulator<S: SyncStrategy> {
         disconnectNoticePending = Array(repeating: false, count: n)
         clientTimerGen = Array(repeating: TimerGenerations(), count: n)
         activeSubs = Array(repeating: [], count: n)
+        clientSteps = Array(repeating: 0, count: n)
         armedCrash = Array(repeating: nil, count: n)
         recorder = TraceRecorder(mode: trace)
         var oracles = Monitor(clients: n, schema: schedule.schema)
@@ -172,7 +177,11 @@ public struct Simulator<S: SyncStrategy> {
         for i in 0..<n { clients.append(strategy.makeClient(clientContext(ClientID(i)), restoring: nil)) }
         Schema.$describing.withValue(schedule.schema) { seedInitialData() }
         monitor.noteInitialData(server.data)
-        for (i, e) in compiled.entries.enumerated() { queue.push(at: e.time, .step(i)) }
+        queue.reserveCapacity(compiled.entries.count + 256)
+        // By index, reading each time in place (a `for` over the entries copied each step).
+        compiled.entries.withUnsafeBufferPointer { b in
+            for i in 0..<b.count { queue.push(at: b[i].time, .step(i)) }
+        }
         _history.setHealTime(schedule.lastActionTime + 1)
         queue.push(at: _history.healTime, .heal)
     }
@@ -403,6 +412,7 @@ public struct Simulator<S: SyncStrategy> {
 
     @inlinable @inline(__always)
     mutating func clientInput(_ c: ClientID, _ input: ClientInput<Down>) {
+        clientSteps[c.index] &+= 1
         clients[c.index].handle(input, now: now + options.skew(of: c), out: &cOut)
         drainClient(c)
     }
@@ -419,8 +429,12 @@ public struct Simulator<S: SyncStrategy> {
         defer { effects.removeAll(keepingCapacity: true); cSpare = effects }
         // A protocol-point crash struck: the process is dead, the rest of this step never happens.
         var dead = false
-        for e in effects {
+        // Each effect is moved out of the buffer (a plain case left in its place), not copied:
+        // a `for e in effects` retained every payload, and the buffer's clean-up released it again.
+        for k in effects.indices {
             if dead { continue }
+            var e = ClientEffect<Up>.connect
+            swap(&e, &effects[k])
             switch e {
             case .send(let m):
                 sendUp(c, m)
@@ -499,17 +513,28 @@ public struct Simulator<S: SyncStrategy> {
         }
         if observe, case .subscriptionYielded(let s, let fromCache) = ev {
             _history.recordObservation(time: now, client: c, subscription: s,
-                                       query: activeSubs[c.index].first { $0.0 == s }?.1,
+                                       query: subscriptionIndex(c, s).map { activeSubs[c.index][$0].1 },
                                        fromCache: fromCache, result: clients[c.index].result(of: s))
         }
         var yieldQuery: Query?
-        if case .subscriptionYielded(let s, false) = ev { yieldQuery = activeSubs[c.index].first { $0.0 == s }?.1 }
+        if case .subscriptionYielded(let s, false) = ev, let k = subscriptionIndex(c, s) { yieldQuery = activeSubs[c.index][k].1 }
         let connected = links[c.index].isOpen || (transport == .datagram && links[c.index].isUp)
         if let x = export { x.told(c, ev, connected: connected, self) }
         monitor.told(c, ev, connected: connected, query: yieldQuery)
         switch ev {
         case .subscriptionYielded, .writeRejected, .writeConfirmed: withMonitor { $0.observe(c, ev, $1) }
         default: break
+        }
+    }
+
+    /// The place of subscription `s` among client `c`'s open ones, found reading the ids in
+    /// place (`first(where:)` handed the closure a copy of each (id, query) pair it passed: a
+    /// retain and a release of each query's storage, per yield).
+    @inlinable
+    func subscriptionIndex(_ c: ClientID, _ s: SubscriptionID) -> Int? {
+        activeSubs[c.index].withUnsafeBufferPointer { b in
+            for k in 0..<b.count where b[k].0 == s { return k }
+            return nil
         }
     }
 
@@ -616,7 +641,10 @@ public struct Simulator<S: SyncStrategy> {
         // "Commit unknown": after applying a transaction of a client armed with it, the server's
         // path crashes; what it would send that client in this step is lost, its connection resets.
         var ackLostTo: ClientID? = nil
-        for e in effects {
+        // Moved out, not copied (as in `drainClient`).
+        for k in effects.indices {
+            var e = ServerEffect<Down>.cancelTimer(TimerID(0))
+            swap(&e, &effects[k])
             switch e {
             case .send(let c, let m):
                 if tenancyOn, tenantOf[c.index] != activeServerTenant {
@@ -826,6 +854,7 @@ public struct Simulator<S: SyncStrategy> {
         incarnation[c.index] += 1
         clientTimerGen[c.index].removeAll()
         clients[c.index] = strategy.makeClient(clientContext(c), restoring: durable[c.index])
+        clientSteps[c.index] &+= 1
         clientInput(c, .network(device))
         for (s, q) in activeSubs[c.index] {
             recorder.begin(now, 0x64); recorder.hasher.combine(s.raw)

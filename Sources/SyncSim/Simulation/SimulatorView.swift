@@ -35,6 +35,7 @@ struct SimulatorView<S: SyncStrategy>: ObservedSystem {
     @inlinable func shown(_ c: ClientID, _ s: SubscriptionID) -> QueryResult? { read { $0.shown(c, s) } }
     @inlinable func pendingWrites(of c: ClientID) -> [WriteID] { read { $0.pendingWrites(of: c) } }
     @inlinable func pendingWriteCount(of c: ClientID) -> Int { read { $0.pendingWriteCount(of: c) } }
+    @inlinable func steps(of c: ClientID) -> UInt64? { read { $0.clientSteps[c.index] } }
     @inlinable func isOffline(_ c: ClientID) -> Bool { read { $0.isOffline(c) } }
     @inlinable func isUnreachable(_ c: ClientID) -> Bool { read { $0.isUnreachable(c) } }
     @inlinable var serverData: EntityStore { read { $0.serverData } }

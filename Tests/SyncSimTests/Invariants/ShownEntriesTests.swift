@@ -96,6 +96,40 @@ import Testing
         }
     }
 
+    /// A result patched in place, as the built-ins patch their views (entries left alone keep
+    /// their bytes, so `sync` passes over them a block at a time), with records replaced by
+    /// equal ones in new storage (which the copy adopts), removed and inserted, long and short:
+    /// the same list as the old walk and a copy equal to the result, every round.
+    @Test func resultsPatchedInPlaceMatchTheOldWalk() {
+        var rng = SimRandom(seed: 23)
+        var now: [QueryResult.Entry] = (0..<300).map { .init(id: EntityID(UInt32($0 * 2)), record: Self.record($0 % 4)) }
+        var copy = ShownEntries(copying: now)
+        var previous = Array(copy.entries)
+        for round in 0..<2000 {
+            for _ in 0..<rng.int(in: 0...3) {
+                guard !now.isEmpty else { break }
+                let k = rng.int(in: 0...(now.count - 1))
+                switch rng.int(in: 0...4) {
+                case 0: now[k].record = Self.record(rng.int(in: 0...3))
+                case 1: let r = now[k].record
+                        now[k].record = EntityRecord(namespace: r.namespace, values: Array(r.values), links: Array(r.links), manyLinks: r.manyLinks)
+                case 2: now.remove(at: k)
+                default:
+                    let id = EntityID(UInt32(rng.int(in: 0...700)))
+                    if let at = now.firstIndex(where: { $0.id >= id }) {
+                        if now[at].id != id { now.insert(.init(id: id, record: Self.record(1)), at: at) }
+                    } else { now.append(.init(id: id, record: Self.record(1))) }
+                }
+            }
+            if round % 400 == 399 { now = now.map { QueryResult.Entry(id: $0.id, record: $0.record) } }   // copied whole
+            var changed: [EntityID] = []
+            copy.sync(to: now, changed: &changed)
+            #expect(changed == Self.oldWalk(previous, now), "round \(round)")
+            #expect(copy.entries == now, "round \(round)")
+            previous = Array(copy.entries)
+        }
+    }
+
     @Test func theCopyIsNotTheResultsBuffer() {
         let now = [QueryResult.Entry(id: EntityID(1), record: Self.record(1))]
         let copy = ShownEntries(copying: now)
