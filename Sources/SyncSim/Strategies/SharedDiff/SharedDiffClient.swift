@@ -45,6 +45,9 @@ public struct SharedDiffClient: ClientMachine {
         var saveWrites: [WriteID] = []
         /// The server answer with the visible saves laid over, kept between refreshes.
         var overlay: SharedDiffOverlay?
+        /// The update steps its saves sent, reused by the next save where the values are the
+        /// same (`SharedDiffStepCache`).
+        var stepCache = SharedDiffStepCache()
 
         var subscription: SubscriptionID? { key.isOnce ? nil : SubscriptionID(UInt32(key.raw)) }
 

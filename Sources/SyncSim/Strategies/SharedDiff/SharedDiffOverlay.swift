@@ -53,6 +53,14 @@ struct SharedDiffOverlay {
     /// The client's `shownVersion` when `lookups` were last known to hold: while it has not
     /// moved, no collection shows anything else, so they need no check.
     var verifiedAt: UInt64?
+    /// Per slot, whether a step of the saves laid names it (its entity, or a link's target), and
+    /// whether a delete step does: the slot holds `namedGeneration` (`rebaseUnderSaves`).
+    var named: [UInt32] = []
+    var deleteNamed: [UInt32] = []
+    var namedGeneration: UInt32 = 1
+    /// How many new answers were taken under the saves laid (`rebaseUnderSaves`) instead of
+    /// laying them again: read by tests, so they can tell the shortcut was taken.
+    var keptUnderNewAnswer = 0
     /// What the last evaluation over this overlay read besides `base`, `saves` and `lookups`,
     /// and what it gave: while none of it has moved, the view is that result again, with
     /// nothing laid over or evaluated (see `Evaluation`).
@@ -188,6 +196,7 @@ struct SharedDiffOverlay {
         }
         dirty.removeAll(keepingCapacity: true)
         saves.removeAll(keepingCapacity: true)
+        forgetNamed()
         for k in lookups.indices { lookupLast[Int(lookups[k].id.raw)] = -1 }
         lookups.removeAll(keepingCapacity: true)
         lookupPrevious.removeAll(keepingCapacity: true)
@@ -255,6 +264,7 @@ struct SharedDiffOverlay {
         indexLookups()
         changed.removeAll(keepingCapacity: true)
         scratch = changed
+        markNamed(steps)
         saves.append(steps)
     }
 
@@ -363,6 +373,15 @@ struct SharedDiffOverlay {
                   collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil,
                   changes: SharedDiffSeenChanges? = nil) -> Bool {
         guard self.base == base else { return false }
+        return savesStand(pending: pending, processedTxID: processedTxID, collections: collections,
+                          shownVersion: shownVersion, query: query, changes: changes)
+    }
+
+    /// `isPrefix` whatever the answer: the saves laid are, in order, a prefix of the saves
+    /// visible above `processedTxID`, and every lookup laying them made still stands.
+    func savesStand(pending: [SharedDiffClient.SaveMutation], processedTxID: UInt64,
+                    collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil,
+                    changes: SharedDiffSeenChanges? = nil) -> Bool {
         var k = 0
         // By index: iterating would copy each save out of the array (a retain and a release per
         // array it owns).
@@ -476,15 +495,20 @@ extension SharedDiffClient {
         var touched: [EntityID] = []
         var incremental = false
         if !fresh {
-            let prefix = o.isPrefix(base: base, pending: pending, processedTxID: processedTxID,
-                                    collections: collections, shownVersion: shownVersion, query: query,
-                                    changes: changes)
+            // `isPrefix`, in two parts: a new answer under saves that still stand may be taken
+            // without laying them again (`rebaseUnderSaves`).
+            let sameBase = o.base == base
+            let stand = (sameBase || !o.saves.isEmpty)
+                && o.savesStand(pending: pending, processedTxID: processedTxID, collections: collections,
+                                shownVersion: shownVersion, query: query, changes: changes)
             o.beginTouching()
             if let e = o.evaluated, let shown, e.result == shown {
                 incremental = true
                 for t in e.unsavedTouched { o.note(t, in: &touched) }
             }
-            if !prefix {
+            if !sameBase && stand && o.rebaseUnderSaves(on: base, touched: &touched) {
+                o.keptUnderNewAnswer &+= 1
+            } else if !(sameBase && stand) {
                 // Back to the answer the store mirrors, then to the new answer; every visible save
                 // is laid over again below. Only the slots written can differ.
                 o.rollBackSaves(touched: &touched)
@@ -580,30 +604,36 @@ extension SharedDiffClient {
     /// Exact whatever the validation would say: a step that fails validation also writes
     /// nothing, and one that passes writes only values that differ (`EntityRecord.assign`,
     /// `setLink`, `clearLink` report no change when the record already is what they make it).
+    ///
+    /// The record is read in place (`SharedDiffOverlay.passesOver`'s tests without its test for
+    /// missing entities): binding it copied it (a retain and a release per array it owns) for
+    /// every step laid that was not passed over.
     @inline(__always)
     static func changesNothing(_ op: Op, in store: EntityStore, schema: Schema) -> Bool {
-        switch op {
-        case .update(let e, let ns, let a):
-            let i = Int(e.raw)
-            guard i < store.records.count, let r = store.records[i], r.namespace == ns else { return false }
-            for k in 0..<a.count where r[a[k].field] != a[k].value { return false }
-            return true
-        case .link(let e, let l, let t):
-            // An unknown link is refused (nothing written); otherwise `setLink` changes nothing
-            // when the slot of the link's cardinality already holds the target.
-            guard schema.contains(l) else { return true }
-            let i = Int(e.raw), k = Int(l.raw)
-            // A missing source is refused too.
-            guard i < store.records.count, let r = store.records[i] else { return true }
-            if schema.isMany(l) { return k < r.manyLinks.count && r.manyLinks[k].contains(t) }
-            return k < r.links.count && r.links[k] == t
-        case .unlink(let e, let l, let t):
-            // `apply` clears the link only where the record points at the target.
-            let i = Int(e.raw)
-            guard i < store.records.count, let r = store.records[i] else { return true }
-            return !r.points(l, at: t)
-        case .create, .delete:
-            return false
+        store.records.withUnsafeBufferPointer { rb in
+            switch op {
+            case .update:
+                // Present in the same namespace with every assigned field already holding its
+                // value (an out-of-range field is a change): `passesOver`'s test of an update.
+                return SharedDiffOverlay.passesOver(op, rb, schema)
+            case .link(let e, let l, let t):
+                // An unknown link is refused (nothing written); otherwise `setLink` changes nothing
+                // when the slot of the link's cardinality already holds the target.
+                guard schema.contains(l) else { return true }
+                // A missing source is refused too.
+                guard SharedDiffOverlay.has(e, rb) else { return true }
+                let i = Int(e.raw), k = Int(l.raw)
+                if schema.isMany(l) {
+                    return rb[i]!.manyLinks.withUnsafeBufferPointer { mb in k < mb.count && mb[k].contains(t) }
+                }
+                return rb[i]!.links.withUnsafeBufferPointer { lb in k < lb.count && lb[k] == t }
+            case .unlink(let e, let l, let t):
+                // `apply` clears the link only where the record points at the target.
+                guard SharedDiffOverlay.has(e, rb) else { return true }
+                return !rb[Int(e.raw)]!.points(l, at: t)
+            case .create, .delete:
+                return false
+            }
         }
     }
 

@@ -61,6 +61,15 @@ extension SharedDiffClient {
     /// would not end (post → author → posts → post …). Here each entity is sent once per save
     /// (a visited set), so a save is at most every known entity: large, but finite.
     func saveSteps(for c: Collection) -> (steps: [InstantStep], writes: [WriteID]) {
+        var cache = SharedDiffStepCache()
+        return saveSteps(for: c, cache: &cache)
+    }
+
+    /// `saveSteps(for:)`, taking each element's update step from `cache` when it was built from
+    /// the same values (`SharedDiffStepCache`), and reading the collection's server answer in
+    /// place, in step with the elements (both ascend by id), instead of searching it and copying
+    /// the record per element.
+    func saveSteps(for c: Collection, cache: inout SharedDiffStepCache) -> (steps: [InstantStep], writes: [WriteID]) {
         guard let own = c.shown else { return ([], []) }
         let view = traverseKnown ? known(preferring: own) : own
         var deletes: [EntityID] = []
@@ -79,29 +88,34 @@ extension SharedDiffClient {
         // The entries sent, in id order, read where they are: looking each up again by id, and
         // building an array of each link's targets, cost a search and an allocation per link.
         let entries = view.entries
-        for k in entries.indices where inSent[k] {
-            let e = entries[k].id
-            let r = entries[k].record
-            sent.append(e)
-            let own = schema.fields(of: r.namespace)
-            var fields: [FieldAssignment] = []
-            fields.reserveCapacity(own.count)
-            for f in own { if let v = r[f] { fields.append(FieldAssignment(f, v)) } }
-            steps.append(InstantStep(.update(e, r.namespace, fields), upsert: true))
-            let before = c.server?.record(e)
-            for l in schema.links(of: r.namespace) {
-                // What `r.targets(l)` lists: the cardinality-one target if set, else the set.
-                let i = Int(l.raw)
-                let one: EntityID? = i < r.links.count ? r.links[i] : nil
-                r.forEachTarget(of: l) { t in
-                    if view.contains(t) { links.append(InstantStep(.link(e, l, t), upsert: false)) }
-                }
-                let none = one == nil && !(i < r.manyLinks.count && !r.manyLinks[i].isEmpty)
-                // A cardinality-one link replaced by another needs no unlink (the link replaces it).
-                if !schema.isMany(l) && !none { continue }
-                before?.forEachTarget(of: l) { t in
-                    let kept = one.map { $0 == t } ?? (i < r.manyLinks.count && r.manyLinks[i].contains(t))
-                    if !kept { links.append(InstantStep(.unlink(e, l, t), upsert: false)) }
+        let before = c.server?.entries ?? []
+        entries.withUnsafeBufferPointer { eb in
+            before.withUnsafeBufferPointer { bb in
+                // The server answer's entry for the element (`c.server?.record(e)`), found by
+                // walking the answer alongside the elements.
+                var j = 0
+                for k in 0..<eb.count where inSent[k] {
+                    let e = eb[k].id
+                    sent.append(e)
+                    steps.append(cache.updateStep(e, eb[k].record, schema: schema))
+                    while j < bb.count && bb[j].id < e { j += 1 }
+                    let had = j < bb.count && bb[j].id == e
+                    for l in schema.links(of: eb[k].record.namespace) {
+                        // What `r.targets(l)` lists: the cardinality-one target if set, else the set.
+                        let i = Int(l.raw)
+                        let one: EntityID? = i < eb[k].record.links.count ? eb[k].record.links[i] : nil
+                        eb[k].record.forEachTarget(of: l) { t in
+                            if view.contains(t) { links.append(InstantStep(.link(e, l, t), upsert: false)) }
+                        }
+                        let none = one == nil && !(i < eb[k].record.manyLinks.count && !eb[k].record.manyLinks[i].isEmpty)
+                        // A cardinality-one link replaced by another needs no unlink (the link replaces it).
+                        if !schema.isMany(l) && !none { continue }
+                        guard had else { continue }
+                        bb[j].record.forEachTarget(of: l) { t in
+                            let kept = one.map { $0 == t } ?? (i < eb[k].record.manyLinks.count && eb[k].record.manyLinks[i].contains(t))
+                            if !kept { links.append(InstantStep(.unlink(e, l, t), upsert: false)) }
+                        }
+                    }
                 }
             }
         }
@@ -128,10 +142,18 @@ extension SharedDiffClient {
     /// reached are those whose component (entries joined by a link inside the view, either way)
     /// holds an accepted one: found with a union-find over the links, in one pass and without
     /// an adjacency list per entry (an allocation per linked entry on every save).
+    ///
+    /// When every entry starts, or none does, that is the answer, told without the union-find:
+    /// a save of a collection without includes starts from all its elements (the slot table and
+    /// the walk over every link cost as much as the rest of the save).
     func linkClosure(of view: QueryResult, _ start: (EntityID, EntityRecord) -> Bool) -> [Bool] {
         view.entries.withUnsafeBufferPointer { b in
             let m = b.count
             guard m > 0 else { return [] }
+            var starts = [Bool](repeating: false, count: m)
+            var count = 0
+            for k in 0..<m where start(b[k].id, b[k].record) { starts[k] = true; count += 1 }
+            if count == 0 || count == m { return starts }
             var slot = [Int32](repeating: -1, count: Int(b[m - 1].id.raw) + 1)
             for k in 0..<m { slot[Int(b[k].id.raw)] = Int32(k) }
             var parent = [Int32](repeating: 0, count: m)
@@ -155,7 +177,7 @@ extension SharedDiffClient {
                 }
             }
             var hit = [Bool](repeating: false, count: m)
-            for k in 0..<m where start(b[k].id, b[k].record) { hit[find(k)] = true }
+            for k in 0..<m where starts[k] { hit[find(k)] = true }
             var reached = [Bool](repeating: false, count: m)
             for k in 0..<m where hit[find(k)] { reached[k] = true }
             return reached
@@ -213,7 +235,11 @@ extension SharedDiffClient {
     /// mutation, and send it if authenticated. An empty diff sends nothing.
     mutating func runSave(_ s: SubscriptionID, out: inout ClientOutbox<InstantUp>) {
         guard let i = collections.firstIndex(where: { $0.key == .subscription(s) }), !collections[i].saveDue.isEmpty else { return }
-        let (steps, writes) = saveSteps(for: collections[i])
+        // The collection's step cache, taken out while the save reads the collections.
+        var cache = SharedDiffStepCache()
+        swap(&cache, &collections[i].stepCache)
+        let (steps, writes) = saveSteps(for: collections[i], cache: &cache)
+        swap(&cache, &collections[i].stepCache)
         // Split before `settleOwed`, which may forget the writes whose entities it reads.
         let transactions = steps.isEmpty ? [] : saveTransactions(steps, writes)
         collections[i].saveDue = []
