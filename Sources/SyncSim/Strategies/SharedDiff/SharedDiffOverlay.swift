@@ -53,14 +53,6 @@ struct SharedDiffOverlay {
     /// The client's `shownVersion` when `lookups` were last known to hold: while it has not
     /// moved, no collection shows anything else, so they need no check.
     var verifiedAt: UInt64?
-    /// Per slot, whether a step of the saves laid names it (its entity, or a link's target), and
-    /// whether a delete step does: the slot holds `namedGeneration` (`rebaseUnderSaves`).
-    var named: [UInt32] = []
-    var deleteNamed: [UInt32] = []
-    var namedGeneration: UInt32 = 1
-    /// How many new answers were taken under the saves laid (`rebaseUnderSaves`) instead of
-    /// laying them again: read by tests, so they can tell the shortcut was taken.
-    var keptUnderNewAnswer = 0
     /// What the last evaluation over this overlay read besides `base`, `saves` and `lookups`,
     /// and what it gave: while none of it has moved, the view is that result again, with
     /// nothing laid over or evaluated (see `Evaluation`).
@@ -196,7 +188,6 @@ struct SharedDiffOverlay {
         }
         dirty.removeAll(keepingCapacity: true)
         saves.removeAll(keepingCapacity: true)
-        forgetNamed()
         for k in lookups.indices { lookupLast[Int(lookups[k].id.raw)] = -1 }
         lookups.removeAll(keepingCapacity: true)
         lookupPrevious.removeAll(keepingCapacity: true)
@@ -264,7 +255,6 @@ struct SharedDiffOverlay {
         indexLookups()
         changed.removeAll(keepingCapacity: true)
         scratch = changed
-        markNamed(steps)
         saves.append(steps)
     }
 
@@ -373,15 +363,6 @@ struct SharedDiffOverlay {
                   collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil,
                   changes: SharedDiffSeenChanges? = nil) -> Bool {
         guard self.base == base else { return false }
-        return savesStand(pending: pending, processedTxID: processedTxID, collections: collections,
-                          shownVersion: shownVersion, query: query, changes: changes)
-    }
-
-    /// `isPrefix` whatever the answer: the saves laid are, in order, a prefix of the saves
-    /// visible above `processedTxID`, and every lookup laying them made still stands.
-    func savesStand(pending: [SharedDiffClient.SaveMutation], processedTxID: UInt64,
-                    collections: [SharedDiffClient.Collection], shownVersion: UInt64? = nil, query: Query? = nil,
-                    changes: SharedDiffSeenChanges? = nil) -> Bool {
         var k = 0
         // By index: iterating would copy each save out of the array (a retain and a release per
         // array it owns).
@@ -495,20 +476,15 @@ extension SharedDiffClient {
         var touched: [EntityID] = []
         var incremental = false
         if !fresh {
-            // `isPrefix`, in two parts: a new answer under saves that still stand may be taken
-            // without laying them again (`rebaseUnderSaves`).
-            let sameBase = o.base == base
-            let stand = (sameBase || !o.saves.isEmpty)
-                && o.savesStand(pending: pending, processedTxID: processedTxID, collections: collections,
-                                shownVersion: shownVersion, query: query, changes: changes)
+            let prefix = o.isPrefix(base: base, pending: pending, processedTxID: processedTxID,
+                                    collections: collections, shownVersion: shownVersion, query: query,
+                                    changes: changes)
             o.beginTouching()
             if let e = o.evaluated, let shown, e.result == shown {
                 incremental = true
                 for t in e.unsavedTouched { o.note(t, in: &touched) }
             }
-            if !sameBase && stand && o.rebaseUnderSaves(on: base, touched: &touched) {
-                o.keptUnderNewAnswer &+= 1
-            } else if !(sameBase && stand) {
+            if !prefix {
                 // Back to the answer the store mirrors, then to the new answer; every visible save
                 // is laid over again below. Only the slots written can differ.
                 o.rollBackSaves(touched: &touched)
