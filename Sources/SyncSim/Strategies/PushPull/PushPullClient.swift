@@ -7,10 +7,10 @@ public struct PushPullClient: ClientMachine {
     /// What survives a restart (with persistence on): the database, the queue, `lastPulledAt`.
     /// Open conflict prompts are UI and do not survive; their rows are pushed (and prompt) again.
     public struct Durable: Sendable {
-        /// The database's rows, sharing the client's storage (see `PushPullTable`): the client
-        /// persists after most events, and a list of every row built each time cost the whole
-        /// database per event.
-        public var rows: PushPullTable.Rows
+        /// The database's rows as a base and a log of the rows set since, sharing the client's
+        /// storage (see `PushPullTable.Persisted`): the client persists after most events, and a
+        /// list of every row built each time cost the whole database per event.
+        public var rows: PushPullTable.Persisted
         public var queue: OperationQueue
         public var lastPulledAt: UInt64?
 
@@ -108,13 +108,14 @@ public struct PushPullClient: ClientMachine {
             queue.markFailed("interrupted by a restart")
             lastPulledAt = durable.lastPulledAt
         }
+        if persistence { records.startLogging() }
         var touched: [EntityID] = []
         _ = patchView(touched: &touched)
     }
 
     public var durableState: Durable {
-        guard persistence else { return Durable(rows: PushPullTable.Rows(), queue: OperationQueue(), lastPulledAt: nil) }
-        return Durable(rows: records.slots, queue: queue, lastPulledAt: lastPulledAt)
+        guard persistence else { return Durable(rows: PushPullTable.Persisted(), queue: OperationQueue(), lastPulledAt: nil) }
+        return Durable(rows: records.persisted, queue: queue, lastPulledAt: lastPulledAt)
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
