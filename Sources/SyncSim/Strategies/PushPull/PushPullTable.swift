@@ -231,9 +231,35 @@ public struct PushPullTable: Sendable {
         }
     }
 
-    /// Empties the table (force from server), marking every row that was there as changed (in
-    /// id order, as removing them one by one would). Wholesale: removing row by row kept every
-    /// index up to date on the way to empty, a thousand instructions per row.
+    /// Makes the table hold exactly `rows`, set in order (a later row of an id wins): a force
+    /// from server, which replaced the whole table by the server's rows. The rows the table
+    /// holds that `rows` lacks are removed (in id order), then each of `rows` is set unless its
+    /// slot already holds an equal row.
+    ///
+    /// Why: emptying the table and setting every row again released and copied every row,
+    /// marked every row changed (so the view recomputed and compared each one) and rebuilt the
+    /// reverse link index, on every force from server, though most rows come back as they were.
+    /// The table ends the same, row for row, and so do its indexes (each a function of the rows).
+    /// Only the rows that changed are marked: the view is brought up to date from the rows
+    /// that changed as after any other change, so it ends the same too (a row marked changed
+    /// that did not change left the view as it was).
+    mutating func replaceAll(with rows: [LocalRecord]) {
+        var wanted = [Bool](repeating: false, count: slots.capacity)
+        for k in rows.indices where Int(rows[k].entity.raw) < wanted.count { wanted[Int(rows[k].entity.raw)] = true }
+        for i in 0..<slots.capacity where !wanted[i] && has(EntityID(UInt32(i))) { set(EntityID(UInt32(i)), nil) }
+        rows.withUnsafeBufferPointer { rb in
+            for k in rb.indices {
+                let i = Int(rb[k].entity.raw)
+                // Compared in place (`self[e]` would copy the row out to compare it).
+                if i < slots.capacity, peek(i, { b, j in b[j]?.status != nil && b[j]! == rb[k] }) { continue }
+                set(rb[k].entity, rb[k])
+            }
+        }
+    }
+
+    /// Empties the table, marking every row that was there as changed (in id order, as removing
+    /// them one by one would). Wholesale: removing row by row kept every index up to date on the
+    /// way to empty, a thousand instructions per row.
     mutating func removeAll() {
         for i in 0..<slots.capacity where has(EntityID(UInt32(i))) { markDirty(EntityID(UInt32(i))) }
         slots = Rows()
