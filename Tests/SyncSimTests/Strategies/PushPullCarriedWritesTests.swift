@@ -34,4 +34,15 @@ struct PushPullCarriedWritesTests {
         #expect(PushPullUp.pull(sync: 1, since: nil).carriedWrites.isEmpty)
     }
 
+    /// The server's applied writes go through the same `firstOccurrences`.
+    @Test func firstOccurrencesKeepsEachWriteWhereItFirstOccurs() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for round in 0..<400 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            let span: UInt64 = [3, 100, 30_000, 1 << 32 - 1][round % 4]
+            let ws = (0..<Int(state % 40)).map { k in WriteID(UInt32((state >> UInt64(k % 32)) % span)) }
+            var seen = Set<WriteID>()
+            #expect(PushPullUp.firstOccurrences(ws) == ws.filter { seen.insert($0).inserted }, "round \(round)")
+        }
+    }
 }
