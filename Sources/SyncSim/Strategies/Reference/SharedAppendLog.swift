@@ -18,7 +18,9 @@
 /// the unchecked `Sendable` relies on.
 struct SharedAppendLog<Element: Sendable>: @unchecked Sendable {
     final class Buffer {
-        var items: [Element] = []
+        /// Unchecked: the runtime's exclusivity check cost two calls per append; no access to
+        /// `items` overlaps another (each is one append or one read, never nested).
+        @exclusivity(unchecked) var items: [Element] = []
     }
 
     private var buffer: Buffer?
@@ -35,10 +37,8 @@ struct SharedAppendLog<Element: Sendable>: @unchecked Sendable {
             b.items.append(x)
         } else {
             let b = Buffer()
-            if let old = buffer {
-                b.items.reserveCapacity(max(2 * count, 16))
-                b.items.append(contentsOf: old.items[0..<count])
-            }
+            b.items.reserveCapacity(max(2 * count, 32))
+            if let old = buffer { b.items.append(contentsOf: old.items[0..<count]) }
             b.items.append(x)
             buffer = b
         }
