@@ -22,9 +22,21 @@ struct PushPullIncrementalTests {
     struct CheckedClient: ClientMachine {
         var inner: PushPullClient
         let log: DivergenceLog
+        /// The last persisted rows and what they held when taken: a later change must leave them
+        /// as they were (the persisted log is shared with the client's, `SharedAppendLog`).
+        var earlier: (durable: PushPullClient.Durable, rows: [LocalRecord])?
 
         mutating func handle(_ input: ClientInput<PushPullDown>, now: Int64, out: inout ClientOutbox<PushPullUp>) {
             inner.handle(input, now: now, out: &out)
+            // The persisted rows (a base and a log of the rows set since) are the table's rows,
+            // and rows persisted earlier are unchanged.
+            if inner.persistence {
+                log.checked()
+                if let e = earlier, e.durable.records != e.rows { log.diverged("\(inner.id) at \(now): earlier persisted rows changed") }
+                let rows = inner.records.rows
+                if inner.durableState.records != rows { log.diverged("\(inner.id) at \(now): persisted rows differ") }
+                earlier = (inner.durableState, rows)
+            }
             // The view, from scratch: the live rows, links to rows it does not show dropped.
             var want = EntityStore()
             for r in inner.records.rows where r.status != .deleted {

@@ -24,6 +24,8 @@ struct ReferenceIncrementalTests {
     struct CheckedClient: ClientMachine {
         var inner: ReferenceClient
         let log: DivergenceLog
+        /// The last persisted state and the replica it stood for when taken.
+        var earlier: (durable: ReferenceClient.Durable, replica: ReferenceTable)?
 
         mutating func handle(_ input: ClientInput<ReferenceDown>, now: Int64, out: inout ClientOutbox<ReferenceUp>) {
             inner.handle(input, now: now, out: &out)
@@ -43,6 +45,10 @@ struct ReferenceIncrementalTests {
             if inner.persistence {
                 log.checked()
                 if inner.durableState.replica != inner.replica { log.diverged("\(inner.id) at \(now): persisted replica differs") }
+                // A replica persisted earlier is unchanged by later puts (its log is shared with
+                // the client's, `SharedAppendLog`).
+                if let e = earlier, e.durable.replica != e.replica { log.diverged("\(inner.id) at \(now): earlier persisted replica changed") }
+                earlier = (inner.durableState, inner.replica)
             }
             for s in inner.subs.subs {
                 guard let shown = inner.result(of: s.id) else { continue }

@@ -7,10 +7,10 @@ public struct PushPullClient: ClientMachine {
     /// What survives a restart (with persistence on): the database, the queue, `lastPulledAt`.
     /// Open conflict prompts are UI and do not survive; their rows are pushed (and prompt) again.
     public struct Durable: Sendable {
-        /// The database's rows, sharing the client's storage (see `PushPullTable`): the client
-        /// persists after most events, and a list of every row built each time cost the whole
-        /// database per event.
-        public var rows: PushPullTable.Rows
+        /// The database's rows as a base and a log of the rows set since, sharing the client's
+        /// storage (see `PushPullTable.Persisted`): the client persists after most events, and a
+        /// list of every row built each time cost the whole database per event.
+        public var rows: PushPullTable.Persisted
         public var queue: OperationQueue
         public var lastPulledAt: UInt64?
 
@@ -108,13 +108,14 @@ public struct PushPullClient: ClientMachine {
             queue.markFailed("interrupted by a restart")
             lastPulledAt = durable.lastPulledAt
         }
+        if persistence { records.startLogging() }
         var touched: [EntityID] = []
         _ = patchView(touched: &touched)
     }
 
     public var durableState: Durable {
-        guard persistence else { return Durable(rows: PushPullTable.Rows(), queue: OperationQueue(), lastPulledAt: nil) }
-        return Durable(rows: records.slots, queue: queue, lastPulledAt: lastPulledAt)
+        guard persistence else { return Durable(rows: PushPullTable.Persisted(), queue: OperationQueue(), lastPulledAt: nil) }
+        return Durable(rows: records.persisted, queue: queue, lastPulledAt: lastPulledAt)
     }
 
     public func result(of subscription: SubscriptionID) -> QueryResult? {
@@ -297,9 +298,13 @@ public struct PushPullClient: ClientMachine {
             forceFromServerRunning = false
             forceFromServerRequested = false
             tell(queue.discardAll(), "force sync from server: local changes discarded, \(changes.count) rows taken from the server", out: &out)
-            records.removeAll()
+            // The table becomes the server's rows; a row already equal to the one it would take
+            // is left as it is (see `PushPullTable.replaceAll`).
+            var rows: [LocalRecord] = []
+            rows.reserveCapacity(changes.count)
+            for r in changes { if let x = PushPullMerge.apply(remote: r, to: nil, schema: schema) { rows.append(x) } }
+            records.replaceAll(with: rows)
             conflicts = []
-            for r in changes { records[r.entity] = PushPullMerge.apply(remote: r, to: nil, schema: schema) }
         } else {
             // WatermelonDB applyRemote: a remote delete destroys the row even if changed locally.
             for e in deleted {
@@ -556,11 +561,14 @@ public struct PushPullClient: ClientMachine {
             return
         }
         // Applied in place with an undo list (all or nothing), not on a copy of the database.
+        // A step that fails changes nothing (`applyLocal` checks before it writes), so a write of
+        // one step keeps no undo list (a copy of the row it changes).
         var undo: [(EntityID, LocalRecord?)] = []
         var ops: [(EntityID, OperationKind)] = []
+        let undoes = w.ops.count > 1
         for op in w.ops {
             let key = random.next()
-            undo.append((op.entity, records[op.entity]))
+            if undoes { undo.append((op.entity, records[op.entity])) }
             if let err = Self.applyLocal(op, now: now, records: &records, view: view, randomBits: key, schema: schema) {
                 for (e, r) in undo.reversed() { records[e] = r }
                 out(.event(.writeRejected(w.id, .invalid(err))))

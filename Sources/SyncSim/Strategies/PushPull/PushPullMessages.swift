@@ -101,11 +101,40 @@ public enum PushPullUp: WireMessage {
         }
     }
 
+    /// Each write once, in the order first carried. The simulator asks it of every message sent
+    /// (rows read in place; see `firstOccurrences`).
     public var carriedWrites: [WriteID] {
         guard case .push(_, _, let rs, _) = self else { return [] }
+        var all: [WriteID] = []
+        rs.withUnsafeBufferPointer { p in
+            var n = 0
+            for k in p.indices { n += p[k].writes.count }
+            all.reserveCapacity(n)
+            for k in p.indices { all.append(contentsOf: p[k].writes) }
+        }
+        return Self.firstOccurrences(all)
+    }
+
+    /// `ws` with each write once, where it first occurs. Writes are told apart by a bit set over
+    /// their ids when the ids are small (as a run's are), else by a hashed set: hashing each
+    /// write cost more than the rest of sending a push (the simulator asks every message sent
+    /// which writes it carries, and the server which writes a push applied).
+    static func firstOccurrences(_ ws: [WriteID]) -> [WriteID] {
+        if ws.count < 2 { return ws }
+        var top: UInt32 = 0
+        for w in ws where w.raw > top { top = w.raw }
         var out: [WriteID] = []
-        var seen = Set<WriteID>()
-        for r in rs { for w in r.writes where seen.insert(w).inserted { out.append(w) } }
+        out.reserveCapacity(ws.count)
+        guard Int(top >> 6) < 256 + 4 * ws.count else {
+            var seen = Set<WriteID>()
+            for w in ws where seen.insert(w).inserted { out.append(w) }
+            return out
+        }
+        var seen = [UInt64](repeating: 0, count: Int(top >> 6) + 1)
+        for w in ws {
+            let i = Int(w.raw), bit = UInt64(1) << UInt64(i & 63)
+            if seen[i >> 6] & bit == 0 { seen[i >> 6] |= bit; out.append(w) }
+        }
         return out
     }
 

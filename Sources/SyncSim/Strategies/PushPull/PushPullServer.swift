@@ -202,15 +202,16 @@ public struct PushPullServer: ServerMachine {
             }
         }
         var results: [PushResult] = []
-        var appliedWrites: [WriteID] = []
-        var seen = Set<WriteID>()
+        // The applied rows' writes, in order, then each once (`firstOccurrences`: no hashing).
+        var applied: [WriteID] = []
         var ops: [Op] = []
         var rows: [ServerRow] = []
         for p in records {
             let outcome = pushOne(p, ops: &ops, rows: &rows, out: &out)
-            if case .applied = outcome { for w in p.writes where seen.insert(w).inserted { appliedWrites.append(w) } }
+            if case .applied = outcome { applied.append(contentsOf: p.writes) }
             results.append(PushResult(entity: p.entity, outcome: outcome))
         }
+        let appliedWrites = PushPullUp.firstOccurrences(applied)
         linkRowsCreatedLater(records, results, ops: &ops)
         if !appliedWrites.isEmpty || !ops.isEmpty {
             txID += 1

@@ -8,11 +8,15 @@
 ///
 /// Iteration is always in id order: no hash order reaches an outcome.
 ///
-/// The rows are kept in chunks of `Rows.chunk` slots (`Rows`), so that a copy of them (what the
-/// client persists, `PushPullClient.Durable`) shares every chunk, and the next change after it
-/// copies one chunk and the list of chunks instead of the whole database: with persistence on,
-/// a client persists after most events, and copying every row each time made the cost of an
-/// event grow with the database.
+/// The rows are kept in chunks of `Rows.chunk` slots (`Rows`). What the client persists
+/// (`PushPullClient.Durable`) is `Persisted`: a base (a copy of the rows, sharing every chunk)
+/// and a log of the rows set since (`SharedAppendLog`, which the persisted copy shares too).
+/// With persistence on, a client persists after most events: a copy of every row each time made
+/// the cost of an event grow with the database, and a copy of the chunks alone still cost the
+/// next change a copy of its chunk (32 rows, a retain per array each owns) and of the list of
+/// chunks. Logged, a change after a persist costs an append, and a chunk is copied at most once
+/// per base: the base is taken again (sharing the rows as they are) once the log is as long as
+/// half the table.
 public struct PushPullTable: Sendable {
     /// The rows in chunks of `chunk` slots by entity id; the last chunk is full too (slots past
     /// the last row are empty).
@@ -30,9 +34,46 @@ public struct PushPullTable: Sendable {
             for c in chunks { for r in c { if let r { out.append(r) } } }
             return out
         }
+
+        /// Sets slot `e` to `row` (growing the chunks when it lies past them).
+        mutating func put(_ e: EntityID, _ row: LocalRecord?) {
+            let i = Int(e.raw)
+            if i >= capacity {
+                if row == nil { return }
+                let more = (i >> Self.shift) + 1 - chunks.count
+                chunks.append(contentsOf: repeatElement([LocalRecord?](repeating: nil, count: Self.chunk), count: more))
+            }
+            chunks[i >> Self.shift][i & (Self.chunk - 1)] = row
+        }
+    }
+
+    /// What a row set since the base changed (the log of `Persisted`).
+    public struct RowChange: Sendable {
+        var entity: EntityID
+        var row: LocalRecord?
+    }
+
+    /// The rows as persisted: `base` with every change in `log` set in order.
+    public struct Persisted: Sendable {
+        var base = Rows()
+        var log = SharedAppendLog<RowChange>()
+
+        /// The rows it stands for.
+        var rows: Rows {
+            var r = base
+            log.forEach { c in r.put(c.entity, c.row) }
+            return r
+        }
+
+        /// Every row, in id order.
+        public var all: [LocalRecord] { rows.all }
     }
 
     var slots = Rows()
+    /// Whether changes are logged into `persisted` (the client persists its rows).
+    private(set) var logging = false
+    /// The rows as the client persists them (kept only while `logging`).
+    private(set) var persisted = Persisted()
     public private(set) var count = 0
     /// Locally changed rows (`_status` ≠ synced), ascending.
     public private(set) var changedIDs: [EntityID] = []
@@ -48,10 +89,16 @@ public struct PushPullTable: Sendable {
         for r in rows { self[r.entity] = r }
     }
 
-    /// The table of the rows `rows` holds (a restart restores the persisted rows), every row
-    /// marked changed.
-    init(_ rows: Rows) {
-        for c in rows.chunks { for r in c { if let r { self[r.entity] = r } } }
+    /// The table of the rows `persisted` stands for (a restart restores the persisted rows),
+    /// every row marked changed, in id order.
+    init(_ persisted: Persisted) {
+        for c in persisted.rows.chunks { for r in c { if let r { self[r.entity] = r } } }
+    }
+
+    /// Logs every change from now on into `persisted`, from a base of the rows as they are.
+    mutating func startLogging() {
+        logging = true
+        persisted = Persisted(base: slots)
     }
 
     @inline(__always) public subscript(e: EntityID) -> LocalRecord? {
@@ -136,6 +183,19 @@ public struct PushPullTable: Sendable {
     /// differ from the new row's: a row is a large value (a copy is a retain per array it owns),
     /// and every row a pull, a write or a push answer changes comes through here.
     mutating func set(_ e: EntityID, _ new: LocalRecord?) {
+        setSlot(e, new)
+        if logging {
+            persisted.log.append(RowChange(entity: e, row: new))
+            // A new base once the log is as long as half the table: each chunk is then copied at
+            // most once per base (the first change to it after the base shares it), and a
+            // restart replays at most half a table.
+            if persisted.log.count >= Rows.chunk && persisted.log.count * 2 > slots.capacity {
+                persisted = Persisted(base: slots)
+            }
+        }
+    }
+
+    mutating func setSlot(_ e: EntityID, _ new: LocalRecord?) {
         let i = Int(e.raw)
         let newStatus = new?.status
         if i >= slots.capacity || i >= incoming.count {
@@ -171,12 +231,39 @@ public struct PushPullTable: Sendable {
         }
     }
 
-    /// Empties the table (force from server), marking every row that was there as changed (in
-    /// id order, as removing them one by one would). Wholesale: removing row by row kept every
-    /// index up to date on the way to empty, a thousand instructions per row.
+    /// Makes the table hold exactly `rows`, set in order (a later row of an id wins): a force
+    /// from server, which replaced the whole table by the server's rows. The rows the table
+    /// holds that `rows` lacks are removed (in id order), then each of `rows` is set unless its
+    /// slot already holds an equal row.
+    ///
+    /// Why: emptying the table and setting every row again released and copied every row,
+    /// marked every row changed (so the view recomputed and compared each one) and rebuilt the
+    /// reverse link index, on every force from server, though most rows come back as they were.
+    /// The table ends the same, row for row, and so do its indexes (each a function of the rows).
+    /// Only the rows that changed are marked: the view is brought up to date from the rows
+    /// that changed as after any other change, so it ends the same too (a row marked changed
+    /// that did not change left the view as it was).
+    mutating func replaceAll(with rows: [LocalRecord]) {
+        var wanted = [Bool](repeating: false, count: slots.capacity)
+        for k in rows.indices where Int(rows[k].entity.raw) < wanted.count { wanted[Int(rows[k].entity.raw)] = true }
+        for i in 0..<slots.capacity where !wanted[i] && has(EntityID(UInt32(i))) { set(EntityID(UInt32(i)), nil) }
+        rows.withUnsafeBufferPointer { rb in
+            for k in rb.indices {
+                let i = Int(rb[k].entity.raw)
+                // Compared in place (`self[e]` would copy the row out to compare it).
+                if i < slots.capacity, peek(i, { b, j in b[j]?.status != nil && b[j]! == rb[k] }) { continue }
+                set(rb[k].entity, rb[k])
+            }
+        }
+    }
+
+    /// Empties the table, marking every row that was there as changed (in id order, as removing
+    /// them one by one would). Wholesale: removing row by row kept every index up to date on the
+    /// way to empty, a thousand instructions per row.
     mutating func removeAll() {
         for i in 0..<slots.capacity where has(EntityID(UInt32(i))) { markDirty(EntityID(UInt32(i))) }
         slots = Rows()
+        if logging { persisted = Persisted() }
         for j in incoming.indices where !incoming[j].isEmpty { incoming[j] = [] }
         changedIDs = []
         count = 0

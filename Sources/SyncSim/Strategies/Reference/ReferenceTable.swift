@@ -183,7 +183,8 @@ public struct ReferenceTable: Hashable, Sendable {
     /// writes touched, and the server sends only the entities changed since a version.
     public mutating func apply(_ ops: [Op], stamp: HLCTimestamp, version: UInt64, schema: Schema,
                                touched: inout [Int]) -> Result<[Op], ReferenceRefusal> {
-        var journal = Journal(slots: states.count)
+        // A write of one step needs no undo: a step is refused before it puts anything.
+        var journal = Journal(slots: states.count, undoes: ops.count > 1)
         defer { touched.append(contentsOf: journal.touched) }
         var effective: [Op] = []
         effective.reserveCapacity(ops.count)
@@ -214,22 +215,34 @@ public struct ReferenceTable: Hashable, Sendable {
 
     /// What a write changed so far: each slot as it was before its first change, `states.count`
     /// before the write, the store's own undo log, and every slot put (once each).
+    ///
+    /// Without `undoes` (a write of one step: every step is checked, and refused, before it puts
+    /// anything, so such a write is never rolled back) only the slots put are noted: saving
+    /// each slot's registers and record cost a copy of each and a list to hold them per write.
     struct Journal {
         var saved: [(index: Int, state: EntityState?)] = []
         var slots: Int
         var store = EntityStore.UndoLog()
         var touched: [Int] = []
-        init(slots: Int) { self.slots = slots }
+        let undoes: Bool
+        init(slots: Int, undoes: Bool = true) {
+            self.slots = slots
+            self.undoes = undoes
+        }
     }
 
     /// `put`, noting in `journal` what it replaces.
     mutating func put(_ id: EntityID, _ s: EntityState, schema: Schema, journal: inout Journal) {
         let i = Int(id.raw)
         if !journal.touched.contains(i) { journal.touched.append(i) }
-        if i < journal.slots, !journal.saved.contains(where: { $0.index == i }) { journal.saved.append((i, states[i])) }
+        if journal.undoes, i < journal.slots, !journal.saved.contains(where: { $0.index == i }) { journal.saved.append((i, states[i])) }
         if i >= states.count { states.append(contentsOf: repeatElement(nil, count: i - states.count + 1)) }
         states[i] = s
-        store.set(id, s.record(in: schema), undo: &journal.store)
+        if journal.undoes {
+            store.set(id, s.record(in: schema), undo: &journal.store)
+        } else {
+            store[id] = s.record(in: schema)
+        }
     }
 
     /// Restores the table to what it was before the changes `journal` logged.

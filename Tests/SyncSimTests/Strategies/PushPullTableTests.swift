@@ -1,0 +1,95 @@
+import Testing
+@testable import SyncSim
+
+/// `PushPullTable`'s wholesale and persisted forms against the row-by-row work they replace:
+/// `replaceAll(with:)` (a force from server) ends where emptying the table and setting every row
+/// ends, and the persisted rows (a base and a shared log) are the table's rows, each persisted
+/// copy keeping what it held.
+@Suite("PushPull table")
+struct PushPullTableTests {
+    struct Rand {
+        var state: UInt64
+        mutating func next(_ n: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(n))
+        }
+    }
+
+    /// A row of entity `e`: a todo or a post (whose author link points at `target`), synced or
+    /// locally changed, with a title from a few.
+    static func row(_ e: Int, _ r: inout Rand, ids: Int) -> LocalRecord {
+        var rec: EntityRecord
+        if r.next(3) == 0 {
+            rec = EntityRecord(namespace: .posts, schema: .default)
+            _ = rec.setLink(.author, to: EntityID(UInt32(r.next(ids))), many: false)
+        } else {
+            rec = EntityRecord(namespace: .todos, schema: .default)
+            rec[.title] = .string(["a", "b", "c"][r.next(3)])
+        }
+        let status: RecordStatus = [.synced, .synced, .updated, .created, .deleted][r.next(5)]
+        return LocalRecord(entity: EntityID(UInt32(e)), clientKey: r.next(2) == 0 ? nil : 7, serverKey: 1, record: rec,
+                           status: status, changed: ColumnSet(), updatedAt: Int64(r.next(3)))
+    }
+
+    /// What the table's indexes say, to compare two tables.
+    static func state(_ t: PushPullTable) -> String {
+        var s = "\(t.rows) count \(t.count) changed \(t.changedIDs)"
+        for e in 0..<200 {
+            let refs = t.referrers(of: EntityID(UInt32(e)))
+            if !refs.isEmpty { s += " \(e)<-\(refs)" }
+        }
+        return s
+    }
+
+    @Test func replaceAllEndsWhereEmptyingAndSettingEveryRowEnds() {
+        var r = Rand(state: 0x9E37_79B9_7F4A_7C15)
+        for round in 0..<300 {
+            let ids = 4 + r.next(60)
+            var a = PushPullTable()
+            for _ in 0..<r.next(50) { let e = r.next(ids); a[EntityID(UInt32(e))] = Self.row(e, &r, ids: ids) }
+            _ = a.takeDirty()
+            // The server's rows: some as the table has them, some changed, some new, some gone;
+            // now and then an id twice (the later wins).
+            var rows: [LocalRecord] = []
+            for e in 0..<ids + r.next(8) where r.next(3) != 0 {
+                if r.next(2) == 0, let x = a[EntityID(UInt32(e))] { rows.append(x) } else { rows.append(Self.row(e, &r, ids: ids)) }
+                if r.next(10) == 0 { rows.append(Self.row(e, &r, ids: ids)) }
+            }
+            var b = a
+            a.replaceAll(with: rows)
+            b.removeAll()
+            for x in rows { b[x.entity] = x }
+            #expect(Self.state(a) == Self.state(b), "round \(round)")
+            // Marked changed: exactly the rows whose row changed (each once).
+            let before = Set(b.takeDirty())
+            let marked = a.takeDirty()
+            #expect(Set(marked).count == marked.count && Set(marked).isSubset(of: before), "round \(round)")
+        }
+    }
+
+    @Test func persistedRowsAreTheRowsAndKeepWhatTheyHeld() {
+        var r = Rand(state: 0x2545_F491_4F6C_DD1D)
+        var t = PushPullTable()
+        t.startLogging()
+        var kept: [(PushPullTable.Persisted, [LocalRecord])] = []
+        for step in 0..<3_000 {
+            let ids = 120
+            let e = r.next(ids)
+            switch r.next(20) {
+            case 0: t.replaceAll(with: (0..<ids).filter { _ in r.next(2) == 0 }.map { Self.row($0, &r, ids: ids) })
+            case 1: t.removeAll()
+            case 2, 3: t[EntityID(UInt32(e))] = nil
+            default: t[EntityID(UInt32(e))] = Self.row(e, &r, ids: ids)
+            }
+            #expect(t.persisted.all == t.rows, "step \(step)")
+            if r.next(4) == 0 { kept.append((t.persisted, t.rows)) }
+            if kept.count > 8 { kept.removeFirst() }
+            for (p, rows) in kept where p.all != rows {
+                Issue.record("a persisted copy changed at step \(step)")
+                return
+            }
+            // A restart restores the table from the persisted rows.
+            if step % 500 == 0 { #expect(Self.state(PushPullTable(t.persisted)) == Self.state(t)) }
+        }
+    }
+}
