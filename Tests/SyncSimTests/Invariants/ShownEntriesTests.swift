@@ -112,7 +112,8 @@ import Testing
                 switch rng.int(in: 0...4) {
                 case 0: now[k].record = Self.record(rng.int(in: 0...3))
                 case 1: let r = now[k].record
-                        now[k].record = EntityRecord(namespace: r.namespace, values: Array(r.values), links: Array(r.links), manyLinks: r.manyLinks)
+                        // `map`, not `Array(_:)`: an array built from an array shares its storage.
+                        now[k].record = EntityRecord(namespace: r.namespace, values: r.values.map { $0 }, links: r.links.map { $0 }, manyLinks: r.manyLinks)
                 case 2: now.remove(at: k)
                 default:
                     let id = EntityID(UInt32(rng.int(in: 0...700)))
