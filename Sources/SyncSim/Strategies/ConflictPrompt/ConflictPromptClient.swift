@@ -1396,24 +1396,15 @@ public struct ConflictPromptClient: ClientMachine {
 /// `asOf`, as plain words (`View.answer`, kept with `View.base`, which holds the storage, so
 /// two lists' words are equal only for one answer value).
 struct CPAnswerID: Equatable, Sendable {
-    var present: Bool
-    var entries: UInt
-    var entryCount: Int
-    var roots: UInt
-    var rootCount: Int
+    /// The answer's result's storage words (`CPShownID`; `shown` false: no answer).
+    var result: CPShownID
     var asOf: UInt64
 
+    var present: Bool { result.shown }
+
     init(_ s: CPSnapshot?) {
-        guard let s else {
-            present = false; entries = 0; entryCount = 0; roots = 0; rootCount = 0; asOf = 0
-            return
-        }
-        present = true
-        entries = s.result.entries.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        entryCount = s.result.entries.count
-        roots = s.result.roots.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        rootCount = s.result.roots.count
-        asOf = s.asOf
+        result = CPShownID(s?.result)
+        asOf = s?.asOf ?? 0
     }
 }
 
