@@ -4,6 +4,41 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible, Codable, St
     case int(Int)
     case bool(Bool)
 
+    /// Equal kinds and equal payloads, strings compared by their UTF-8 bytes.
+    ///
+    /// Why not Swift's `String ==`: it is Unicode canonical equivalence ("é" as one code point
+    /// equals "e" plus a combining accent), while everything a run shows is bytes: the trace
+    /// hash, the story, the JSON, and the byte order of `QueryCondition`'s `<`. Every "equal, so
+    /// keep what is there" shortcut (`EntityRecord.assign`, a table keeping a row equal to the
+    /// server's, a cache reusing a step built from equal values) would otherwise keep the old
+    /// bytes when a schedule writes the same text in another form, and `$eq` would match what
+    /// `$gte` orders apart. A sync engine stores bytes; so do we. `hash(into:)` stays the
+    /// synthesised one (by canonical form), which is coarser than this equality and so
+    /// consistent with it.
+    @inline(__always)
+    public static func == (a: FieldValue, b: FieldValue) -> Bool {
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return x == y
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.string(let x), .string(let y)): return sameBytes(x, y)
+        default: return false
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes. Read in place: one comparison of base
+    /// addresses when both are the same storage, then the bytes.
+    @inline(__always)
+    static func sameBytes(_ x: String, _ y: String) -> Bool {
+        let u = x.utf8, v = y.utf8
+        guard u.count == v.count else { return false }
+        if let r = u.withContiguousStorageIfAvailable({ p in
+            v.withContiguousStorageIfAvailable { q in p.baseAddress == q.baseAddress || p.elementsEqual(q) }
+        }), let same = r {
+            return same
+        }
+        return u.elementsEqual(v)
+    }
+
     public var kind: FieldKind {
         switch self {
         case .string: return .string
