@@ -39,6 +39,13 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible, Codable, St
            unsafeBitCast(x, to: (UInt64, UInt64).self) == unsafeBitCast(y, to: (UInt64, UInt64).self) {
             return true
         }
+        return sameBytesInPlace(x, y)
+    }
+
+    /// The bytes of two strings of different representations. Out of line, so that what `==`
+    /// inlines into every record comparison stays the comparison of two words.
+    @inline(never)
+    static func sameBytesInPlace(_ x: String, _ y: String) -> Bool {
         let u = x.utf8, v = y.utf8
         guard u.count == v.count else { return false }
         if let r = u.withContiguousStorageIfAvailable({ p in
