@@ -148,7 +148,7 @@ extension Monitor {
         // (both lists ascend by id). Without a memo everything is checked.
         var changed: [EntityID] = []
         swap(&changed, &scratchChanged)   // its capacity, kept between yields
-        defer { changed.removeAll(keepingCapacity: true); swap(&changed, &scratchChanged) }
+        defer { if !changed.isEmpty { changed.removeAll(keepingCapacity: true) }; swap(&changed, &scratchChanged) }
         // The memo's copy, taken out to be brought up to date in place (`ShownEntries`).
         var shown = ShownEntries()
         if let m {
@@ -201,7 +201,7 @@ extension Monitor {
                         if !checkMonotonic(c, s, base! + i, at: t) { recheck.append(id) }
                     }
                 }
-                ids.removeAll(keepingCapacity: true)
+                if !ids.isEmpty { ids.removeAll(keepingCapacity: true) }
                 swap(&ids, &scratchRecheck)
                 // The memo brought up to date where it lies (a new memo assigned over it copied
                 // its lists and destroyed the old one's: a dozen reference counts per yield).
@@ -371,7 +371,7 @@ extension Monitor {
         // step on a changed entity (`openTouch`), ascending, as the open list orders them.
         var known: [Int32] = []
         swap(&known, &scratchKnown)   // its capacity, kept between yields
-        defer { known.removeAll(keepingCapacity: true); swap(&known, &scratchKnown) }
+        defer { if !known.isEmpty { known.removeAll(keepingCapacity: true) }; swap(&known, &scratchKnown) }
         if !changed.isEmpty && !open.isEmpty && open[0].intent < fineBelow {
             let isOpen = openIntent
             var last: EntityID?

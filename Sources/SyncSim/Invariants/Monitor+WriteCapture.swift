@@ -33,8 +33,9 @@ extension Monitor {
     /// Fills `nestedBefore` (and `nestedLinksBefore` when the schema has links) from what each of
     /// the client's subscriptions shows now, before write `w` is handled.
     mutating func captureNested<O: ObservedSystem>(_ c: ClientID, _ w: UserWrite, _ sim: O) {
-        nestedBefore.removeAll(keepingCapacity: true)
-        nestedLinksBefore.removeAll(keepingCapacity: true)
+        // (Asked first: `removeAll` of an empty list still calls into the runtime.)
+        if !nestedBefore.isEmpty { nestedBefore.removeAll(keepingCapacity: true) }
+        if !nestedLinksBefore.isEmpty { nestedLinksBefore.removeAll(keepingCapacity: true) }
         let links = schema.linkCount > 0
         let subs = sim.subscriptions(of: c)
         // By index, reading the ids alone: a `for (s, _) in subs` copied every query (a retain

@@ -318,7 +318,7 @@ struct Monitor: Sendable {
 
     @usableFromInline mutating func beforeCommand<O: ObservedSystem>(_ c: ClientID, _ cmd: UserCommand, _ sim: O) {
         capturing = true
-        toldDuringCommand.removeAll(keepingCapacity: true)
+        if !toldDuringCommand.isEmpty { toldDuringCommand.removeAll(keepingCapacity: true) }
         noteForcing(c, cmd)
         if case .write(let w) = cmd {
             intent(w, client: c)

@@ -264,7 +264,7 @@ struct ShownEntries: Sendable {
         // Aligned so far (same id at the same place): the places whose record differs.
         var replace = scratch
         scratch = []
-        defer { replace.removeAll(keepingCapacity: true); scratch = replace }
+        defer { if !replace.isEmpty { replace.removeAll(keepingCapacity: true) }; scratch = replace }
         let nowAscending: Bool = now.withUnsafeBufferPointer { n in
             entries.withUnsafeBufferPointer { w in
                 var j = 0
