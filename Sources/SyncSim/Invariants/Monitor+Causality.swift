@@ -22,16 +22,31 @@ extension Monitor {
 
     /// What an intent could have observed when it was made (for HLC causality): the server log's
     /// length then, and per (entity, field) it assigns, the writer's floor (`floors`).
+    ///
+    /// The floors go in one flat list, each intent's after the previous one's (`floorStart`), not
+    /// in a dictionary by (intent, key): a hash and now and then a rehash per assignment of every
+    /// client write, for a table read only at the end, by a few HLC verdicts.
     mutating func noteObserved(intent i: Int32, _ w: UserWrite, client: ClientID?) {
         logAtIntent.append(appliedCount)
+        floorStart.append(Int32(truncatingIfNeeded: floorItems.count))
         guard let c = client, hasFloors[c.index] else { return }
         for op in w.ops {
             for x in op.assignments {
                 let k = Self.key(op.entity, x.field)
                 let f = floors[c.index][k]
-                if f != Self.noFloor { floorAtIntent[UInt64(i) << 32 | k] = f }
+                if f != Self.noFloor { floorItems.append((k, f)) }
             }
         }
+    }
+
+    /// The writer's floor for `key` when intent `i` was made (`noteObserved`), if it had one.
+    /// (An intent lists a key at most once per assignment, always with the same floor.)
+    func floorAtIntent(_ i: Int32, _ key: UInt64) -> Int32? {
+        let n = Int(i)
+        guard n >= 0 && n < floorStart.count else { return nil }
+        let lo = Int(floorStart[n]), hi = n + 1 < floorStart.count ? Int(floorStart[n + 1]) : floorItems.count
+        for j in lo..<hi where floorItems[j].key == key { return floorItems[j].floor }
+        return nil
     }
 
     /// Whether intent `i` was made after its writer observed intent `w` (both carried by applied
@@ -46,7 +61,7 @@ extension Monitor {
         if x.origin == .admin { return Int(i) < logAtIntent.count && logAtIntent[Int(i)] > p }
         // The writer showed its user a version of this register at or after the transaction that
         // carried `w`: that version's stamp is at least `w`'s, and the writer's clock observed it.
-        if let key, let f = floorAtIntent[UInt64(i) << 32 | key], f >= p { return true }
+        if let key, let f = floorAtIntent(i, key), f >= p { return true }
         return false
     }
 

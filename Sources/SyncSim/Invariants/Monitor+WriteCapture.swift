@@ -33,8 +33,9 @@ extension Monitor {
     /// Fills `nestedBefore` (and `nestedLinksBefore` when the schema has links) from what each of
     /// the client's subscriptions shows now, before write `w` is handled.
     mutating func captureNested<O: ObservedSystem>(_ c: ClientID, _ w: UserWrite, _ sim: O) {
-        nestedBefore.removeAll(keepingCapacity: true)
-        nestedLinksBefore.removeAll(keepingCapacity: true)
+        // (Asked first: `removeAll` of an empty list still calls into the runtime.)
+        if !nestedBefore.isEmpty { nestedBefore.removeAll(keepingCapacity: true) }
+        if !nestedLinksBefore.isEmpty { nestedLinksBefore.removeAll(keepingCapacity: true) }
         let links = schema.linkCount > 0
         let subs = sim.subscriptions(of: c)
         // By index, reading the ids alone: a `for (s, _) in subs` copied every query (a retain
@@ -57,19 +58,26 @@ extension Monitor {
     }
 
     /// The first step of `w` that changes a non-root entry of `before` (`checkNested`'s test).
+    ///
+    /// The steps and the entries are read where they lie (a `for op in w.ops` copied each step,
+    /// and `before.entries[i].record` the record, per subscription per write).
     static func firstNestedChange(_ w: UserWrite, _ before: QueryResult) -> (entity: EntityID, namespace: NamespaceID)? {
-        for op in w.ops {
-            let e = op.entity
-            guard let i = before.index(of: e), !hasRoot(before, e) else { continue }
-            let changes: Bool
-            switch op {
-            case .update(_, _, let a): changes = a.contains { before.entries[i].record[$0.field] != $0.value }
-            case .delete: changes = true
-            default: changes = false
+        w.ops.withUnsafeBufferPointer { ops -> (entity: EntityID, namespace: NamespaceID)? in
+            before.entries.withUnsafeBufferPointer { eb -> (entity: EntityID, namespace: NamespaceID)? in
+                for k in 0..<ops.count {
+                    let e = ops[k].entity
+                    guard let i = before.index(of: e), !hasRoot(before, e) else { continue }
+                    let changes: Bool
+                    switch ops[k] {
+                    case .update(_, _, let a): changes = a.contains { eb[i].record[$0.field] != $0.value }
+                    case .delete: changes = true
+                    default: changes = false
+                    }
+                    if changes { return (e, eb[i].record.namespace) }
+                }
+                return nil
             }
-            if changes { return (e, before.entries[i].record.namespace) }
         }
-        return nil
     }
 
     /// The first link or unlink of `w` on the link `q` includes that changes `before`'s tree

@@ -120,6 +120,8 @@ struct Monitor: Sendable {
     var closedAgainst: [(told: UInt64, stamp: UInt64, open: Int, steps: UInt64?)?]
     /// Off: every pass over the open writes is made in full (the reference the tests compare with).
     var skipsUnchangedQueue = true
+    /// How often that shortcut was taken (`OpenWriteSkips`; read by tests only).
+    var openWriteSkips = OpenWriteSkips()
     /// Per client: its pending-queue size at the last look, and when the queue became empty.
     var lastPending: [Int]
     var emptiedAt: [[Int64]]
@@ -131,7 +133,9 @@ struct Monitor: Sendable {
     /// Per intent: the server log's length when it was made; per (intent, key): the writer's
     /// floor then (`Monitor+Causality.swift`).
     var logAtIntent: [Int32] = []
-    var floorAtIntent: [UInt64: Int32] = [:]
+    /// Per intent, where its (key, floor) pairs begin in `floorItems` (`floorAtIntent(_:_:)`).
+    var floorStart: [Int32] = []
+    var floorItems: [(key: UInt64, floor: Int32)] = []
     /// Per client, one per subscription that yielded (a client has a few: a list beats
     /// hashing, and the memo is updated in place): what `checkYield` last checked.
     var yieldMemos: [[YieldMemo]]
@@ -277,9 +281,15 @@ struct Monitor: Sendable {
                 report(v)
             }
         }
-        for op in tx.ops {
-            let e = op.entity
-            if op.isDelete {
+        // The steps are read where they lie (a `for op in tx.ops` copied each one, its arrays
+        // retained); a step that is not a delete needs a look only once some deletion applied.
+        let ops = tx.ops
+        for k in ops.indices {
+            let e = ops[k].entity
+            let isDelete = ops[k].isDelete
+            if !isDelete && deletedOnServer.isEmpty { continue }
+            let op = ops[k]
+            if isDelete {
                 // Attributed to the transaction's own intents: a delete someone asked for once
                 // does not excuse a later delete of the same entity by a transaction that
                 // carries no such intent (a stale diff, a replayed snapshot).
@@ -308,7 +318,7 @@ struct Monitor: Sendable {
 
     @usableFromInline mutating func beforeCommand<O: ObservedSystem>(_ c: ClientID, _ cmd: UserCommand, _ sim: O) {
         capturing = true
-        toldDuringCommand.removeAll(keepingCapacity: true)
+        if !toldDuringCommand.isEmpty { toldDuringCommand.removeAll(keepingCapacity: true) }
         noteForcing(c, cmd)
         if case .write(let w) = cmd {
             intent(w, client: c)
@@ -363,20 +373,24 @@ struct Monitor: Sendable {
         if rejectedNow { return }
         // By index: a `for (s, q) in subs` copied every query (its arrays retained and released)
         // though only a create the result lacks reads it.
+        // The steps and the entries shown are read in place (`for op in w.ops` and
+        // `r.record(e)` copied each step and record, per subscription per write).
+        let ops = w.ops
         for si in subs.indices {
             let s = subs[si].0
             guard let r = sim.shown(c, s) else { continue }
-            for op in w.ops {
-                let e = op.entity
-                switch op {
+            for k in ops.indices {
+                let e = ops[k].entity
+                switch ops[k] {
                 case .create(_, _, let a), .update(_, _, let a):
-                    if let rec = r.record(e) {
-                        for x in a where rec[x.field] != x.value {
+                    if let ri = r.index(of: e) {
+                        for x in a where Self.shownValue(r, ri, x.field) != x.value {
+                            let op = ops[k]
                             report(Violation(.readYourWrites, at: t, client: c, entity: e,
-                                             "right after \(c) wrote \(EntityRef(e, op.namespace(in: schema))).\(x.field.name) = \(x.value) (\(w.id)), \(s) shows \(rec[x.field].map(\.description) ?? "nothing")"))
+                                             "right after \(c) wrote \(EntityRef(e, op.namespace(in: schema))).\(x.field.name) = \(x.value) (\(w.id)), \(s) shows \(Self.shownValue(r, ri, x.field).map(\.description) ?? "nothing")"))
                             return
                         }
-                    } else if case .create(_, let ns, let a) = op {
+                    } else if case .create(_, let ns, let a) = ops[k] {
                         let q = subs[si].1
                         if q.condition == nil, q.limit == nil, q.filter == nil || a.contains(q.filter!), ns == q.namespace {
                             report(Violation(.readYourWrites, at: t, client: c, entity: e,
@@ -387,7 +401,7 @@ struct Monitor: Sendable {
                 case .delete:
                     if Self.hasRoot(r, e) {
                         report(Violation(.readYourWrites, at: t, client: c, entity: e,
-                                         "right after \(c) deleted \(EntityRef(e, op.namespace(in: schema))) (\(w.id)), \(s) still shows it"))
+                                         "right after \(c) deleted \(EntityRef(e, ops[k].namespace(in: schema))) (\(w.id)), \(s) still shows it"))
                         return
                     }
                 case .link, .unlink: break
@@ -574,15 +588,22 @@ struct Monitor: Sendable {
         // writes and replies carry the server's time into clients' clocks.
         let maxSkew = max(0, (0..<sim.clientCount).map { sim.skew(of: ClientID($0)) }.max() ?? 0)
         func skew(_ o: Origin) -> Int64 { if case .client(let c) = o { return sim.skew(of: c) } else { return 0 } }
-        for (id, rec) in data.entities {
-            for f in schema.fields(of: rec.namespace) {
+        // The data's records are read where they lie, in id order (`data.entities` copied every
+        // record), and a register's acceptable writes are listed only to report it (the list
+        // copied each winning intent whole).
+        let rs = data.records
+        for i in rs.indices {
+            guard let ns = rs[i]?.namespace else { continue }
+            let id = EntityID(UInt32(i))
+            for f in schema.fields(of: ns) {
                 let k = key(id, f)
                 let cands = candidates[k]
-                guard !cands.isEmpty, let final = rec[f] else { continue }
+                guard !cands.isEmpty, let final = rs[i]?[f] else { continue }
                 let wins = mayWin(cands.map { Contender(intent: $0.made, tx: $0.tx) }, key: k, h,
                                   arbitration: arbitration, skew: skew, maxSkew: maxSkew)
+                if cands.indices.contains(where: { wins[$0] && cands[$0].value == final }) { continue }
+                let rec = rs[i]!
                 let acceptable = cands.indices.filter { wins[$0] }.map { (h.intents[Int(cands[$0].made)], cands[$0].value) }
-                if acceptable.contains(where: { $0.1 == final }) { continue }
                 let ref = EntityRef(id, rec.namespace)
                 let want = acceptable.map { "\($0.1) (\($0.0.write.id) by \($0.0.origin))" }.joined(separator: " or ")
                 // The culprit: the last transaction that assigned the register (what put the

@@ -25,6 +25,10 @@ struct ShownEntries: Sendable {
     private var scratchEntries: [QueryResult.Entry] = []
     private var scratchRemovals: [Int32] = []
     private var scratchInserts: [Int32] = []
+    private var scratchRefresh: [Int32] = []
+    /// How many blocks `sync` passed with one `memcmp` so far (for the tests that assert the
+    /// fast path is taken).
+    private(set) var blockPasses = 0
 
     /// A copy of `now` (the first yield of a subscription).
     init(copying now: [QueryResult.Entry]) {
@@ -64,9 +68,17 @@ struct ShownEntries: Sendable {
         var inserts: [Int32] = []
         swap(&inserts, &scratchInserts)
         defer { if !inserts.isEmpty { inserts.removeAll(keepingCapacity: true) }; swap(&inserts, &scratchInserts) }
+        // Whole blocks found the same storage entry by entry (not bit for bit), as (old, now)
+        // places: their bits are taken from the client's after the walk, so the next yield
+        // passes them with `memcmp` while the client leaves them where they are.
+        var refresh: [Int32] = []
+        swap(&refresh, &scratchRefresh)
+        defer { if !refresh.isEmpty { refresh.removeAll(keepingCapacity: true) }; swap(&refresh, &scratchRefresh) }
         // Runs of removals and of insertions (each costs a move of the entries after it).
         var runs = 0
         var blocks = true
+        var passed = 0
+        defer { blockPasses &+= passed }
         let up: Bool = now.withUnsafeBufferPointer { n in
             entries.withUnsafeBufferPointer { w in
                 var i = 0, j = 0
@@ -87,12 +99,16 @@ struct ShownEntries: Sendable {
                         while i < nc && j < wc {
                             var tried = false
                             if blocks && i + Self.block <= nc && j + Self.block <= wc {
-                                if memcmp(wb + j, nb + i, Self.blockBytes) == 0 { i += Self.block; j += Self.block; continue }
+                                if memcmp(wb + j, nb + i, Self.blockBytes) == 0 { i += Self.block; j += Self.block; passed += 1; continue }
                                 tried = true
                             }
                             let end = Swift.min(nc - i, wc - j, Self.block)
                             var k = 0
                             while k < end && layout.sameStorage(wb + j + k, nb + i + k) { k += 1 }
+                            if k == Self.block && (tried || !blocks) {
+                                refresh.append(Int32(truncatingIfNeeded: j))
+                                refresh.append(Int32(truncatingIfNeeded: i))
+                            }
                             i += k; j += k
                             if k < end { break }
                             // Same storage but other bytes (entries the client copied, padding
@@ -137,6 +153,18 @@ struct ShownEntries: Sendable {
             changed.removeSubrange(start...)
             syncByMerge(to: now, changed: &changed)
             return
+        }
+        if !refresh.isEmpty {
+            // (Before any removal or insertion: the places are those of the walk.)
+            entries.withUnsafeMutableBufferPointer { w in
+                now.withUnsafeBufferPointer { n in
+                    var k = 0
+                    while k < refresh.count {
+                        Self.copyBits(to: w.baseAddress! + Int(refresh[k]), from: n.baseAddress! + Int(refresh[k + 1]), count: Self.block)
+                        k += 2
+                    }
+                }
+            }
         }
         if !edits.isEmpty {
             entries.withUnsafeMutableBufferPointer { w in
@@ -236,7 +264,7 @@ struct ShownEntries: Sendable {
         // Aligned so far (same id at the same place): the places whose record differs.
         var replace = scratch
         scratch = []
-        defer { replace.removeAll(keepingCapacity: true); scratch = replace }
+        defer { if !replace.isEmpty { replace.removeAll(keepingCapacity: true) }; scratch = replace }
         let nowAscending: Bool = now.withUnsafeBufferPointer { n in
             entries.withUnsafeBufferPointer { w in
                 var j = 0

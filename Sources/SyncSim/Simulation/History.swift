@@ -102,9 +102,7 @@ public struct History: Sendable {
 
     /// The intent that made write `w`, or nil if no one made it (an id a strategy invented).
     public func intent(_ w: WriteID) -> Intent? {
-        let i = Int(w.raw)
-        guard i < intentIndex.count, intentIndex[i] >= 0 else { return nil }
-        return intents[Int(intentIndex[i])]
+        intentPosition(w).map { intents[$0] }
     }
 
     /// The position in `intents` of the intent that made write `w` (`intent(_:)` without the

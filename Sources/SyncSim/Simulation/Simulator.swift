@@ -44,7 +44,12 @@ public struct Simulator<S: SyncStrategy> {
     @usableFromInline let transport: Transport
 
     @usableFromInline var now: Int64 = 0
+    /// The events the run schedules as it goes (messages, timers, checks). The schedule's own
+    /// steps are not in it: see `scheduleSteps`.
     @usableFromInline var queue = EventQueue<Event>()
+    /// The schedule's steps in the order they run (`ScheduleSteps`), merged with `queue` as the
+    /// run goes (`nextEvent`).
+    @usableFromInline var scheduleSteps = ScheduleSteps()
     @usableFromInline var upInFlight = SlotTable<Up>()
     @usableFromInline var downInFlight = SlotTable<Down>()
     @usableFromInline var clients: [S.Client] = []
@@ -177,11 +182,7 @@ public struct Simulator<S: SyncStrategy> {
         for i in 0..<n { clients.append(strategy.makeClient(clientContext(ClientID(i)), restoring: nil)) }
         Schema.$describing.withValue(schedule.schema) { seedInitialData() }
         monitor.noteInitialData(server.data)
-        queue.reserveCapacity(compiled.entries.count + 256)
-        // By index, reading each time in place (a `for` over the entries copied each step).
-        compiled.entries.withUnsafeBufferPointer { b in
-            for i in 0..<b.count { queue.push(at: b[i].time, .step(i)) }
-        }
+        scheduleSteps = ScheduleSteps(compiled.entries)
         _history.setHealTime(schedule.lastActionTime + 1)
         queue.push(at: _history.healTime, .heal)
     }
@@ -226,7 +227,7 @@ public struct Simulator<S: SyncStrategy> {
     @inlinable
     mutating func runToEnd() -> RunResult {
         var interrupted = false
-        while !finished, let (t, ev) = queue.pop() {
+        while !finished, let (t, ev) = nextEvent() {
             now = t
             events += 1
             if events > options.maxEvents {
@@ -250,6 +251,19 @@ public struct Simulator<S: SyncStrategy> {
         var result = makeResult()
         result.interrupted = interrupted
         return result
+    }
+
+    /// The next event: the next step of the schedule, unless an event of the queue comes
+    /// earlier. At the same instant the step comes first, as it did when the steps were pushed
+    /// into the queue ahead of every other event (ties there go by insertion order).
+    @inlinable @inline(__always)
+    mutating func nextEvent() -> (Int64, Event)? {
+        if let (i, t) = scheduleSteps.peek() {
+            if let q = queue.nextTime, q < t { return queue.pop() }
+            scheduleSteps.advance()
+            return (t, .step(i))
+        }
+        return queue.pop()
     }
 
     @inlinable @inline(__always)

@@ -83,7 +83,10 @@ extension Schedule {
             }
         }
 
-        var entries: [CompiledSchedule.Entry] = (0..<o.clients).map { .init(time: 0, step: .boot(ClientID($0)), source: nil) }
+        var entries: [CompiledSchedule.Entry] = []
+        // One step per action at least (typing bursts add more): room for them at once.
+        entries.reserveCapacity(o.clients + actions.count)
+        for c in 0..<o.clients { entries.append(.init(time: 0, step: .boot(ClientID(c)), source: nil)) }
         var nextWrite: UInt32 = 0
         var nextQuery: UInt32 = 0
         var burst: UInt32 = 0

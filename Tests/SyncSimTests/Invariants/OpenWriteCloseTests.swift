@@ -85,5 +85,33 @@ import Testing
             #expect(fast.violations.map(\.description) == full.violations.map(\.description), "round \(round)")
         }
         #expect(!full.violations.isEmpty, "the run should break neverRevertOwnWrite now and then, or it tests little")
+        // The comparison above holds trivially if the shortcut is never taken: it must be, both
+        // ways (the queue not read, and read but unchanged), and never with it turned off.
+        #expect(fast.openWriteSkips.unchangedMachine > 100, "the queue should go unread while the machine stands (\(fast.openWriteSkips))")
+        #expect(fast.openWriteSkips.unchangedQueue > 100, "an unchanged queue should skip the pass (\(fast.openWriteSkips))")
+        #expect(full.openWriteSkips.unchangedMachine == 0 && full.openWriteSkips.unchangedQueue == 0)
+    }
+
+    /// In real runs the shortcut is taken: a client's input that makes several subscriptions
+    /// yield (a reply, a write shown in every view) is judged with one read of its queue. Fails
+    /// if the simulator stops counting machine steps or the monitor stops trusting them.
+    @Test func realRunsSkipThePass() throws {
+        var skips: [String: UInt64] = [:]
+        for (name, run) in [("instant", { (s: Schedule) throws -> Monitor.OpenWriteSkips in
+                                var sim = try Simulator(strategy: InstantStrategy(), schedule: s, seed: 1)
+                                _ = sim.run()
+                                return sim._monitor!.openWriteSkips }),
+                            ("pushPull", { (s: Schedule) throws -> Monitor.OpenWriteSkips in
+                                var sim = try Simulator(strategy: PushPullStrategy(), schedule: s, seed: 1)
+                                _ = sim.run()
+                                return sim._monitor!.openWriteSkips })] {
+            var total: UInt64 = 0
+            for seed in 1...3 {
+                let x = try run(WorkloadGenerator(.init(actions: 200)).generate(seed: UInt64(seed)))
+                total &+= x.unchangedMachine &+ x.unchangedQueue
+            }
+            skips[name] = total
+        }
+        #expect(skips.values.allSatisfy { $0 > 0 }, "\(skips)")
     }
 }

@@ -131,6 +131,49 @@ import Testing
         }
     }
 
+    /// The bytes of an entry that are neither its id, its namespace nor its storage references
+    /// (padding), found from the layout.
+    static func paddingOffsets() -> [Int] {
+        typealias E = QueryResult.Entry
+        typealias R = EntityRecord
+        var used = Set<Int>()
+        func mark(_ at: Int?, _ size: Int) { if let at { for b in at..<(at + size) { used.insert(b) } } }
+        let rec = MemoryLayout<E>.offset(of: \E.record)!
+        mark(MemoryLayout<E>.offset(of: \E.id), MemoryLayout<EntityID>.size)
+        mark(MemoryLayout<R>.offset(of: \R.namespace).map { rec + $0 }, MemoryLayout<NamespaceID>.size)
+        mark(MemoryLayout<R>.offset(of: \R.values).map { rec + $0 }, MemoryLayout<[FieldValue?]>.size)
+        mark(MemoryLayout<R>.offset(of: \R.links).map { rec + $0 }, MemoryLayout<[EntityID?]>.size)
+        mark(MemoryLayout<R>.offset(of: \R.manyLinks).map { rec + $0 }, MemoryLayout<[[EntityID]]>.size)
+        return (0..<MemoryLayout<E>.size).filter { !used.contains($0) }
+    }
+
+    /// A client that copied its entries (same records, other padding bytes) defeats the block
+    /// compare once: the walk takes the client's bytes for the blocks it found the same
+    /// storage, so the next yield over the same entries passes them a block at a time again.
+    /// (Without that, every later yield walked the result entry by entry.)
+    @Test func blocksPassAgainAfterTheClientsBytesChanged() {
+        let pad = Self.paddingOffsets()
+        guard !pad.isEmpty, ShownEntries.layout != nil else { return }   // nothing to disturb
+        var now = (0..<(ShownEntries.block * 6 + 3)).map { QueryResult.Entry(id: EntityID(UInt32($0 * 2)), record: Self.record($0)) }
+        var copy = ShownEntries(copying: now)
+        var changed: [EntityID] = []
+        copy.sync(to: now, changed: &changed)
+        #expect(changed.isEmpty && copy.blockPasses == 6, "untouched bytes pass block by block (\(copy.blockPasses))")
+        // The client's padding changes (as a copy of its entries may leave it).
+        now.withUnsafeMutableBytes { raw in
+            let stride = MemoryLayout<QueryResult.Entry>.stride
+            for k in 0..<(raw.count / stride) { for b in pad { raw[k * stride + b] = UInt8(truncatingIfNeeded: 0x5A &+ k) } }
+        }
+        let before = copy.blockPasses
+        copy.sync(to: now, changed: &changed)
+        #expect(changed.isEmpty && copy.entries == now)
+        #expect(copy.blockPasses - before <= 1, "the changed bytes fail the block compare")
+        let after = copy.blockPasses
+        copy.sync(to: now, changed: &changed)
+        #expect(changed.isEmpty && copy.entries == now)
+        #expect(copy.blockPasses - after == 6, "the blocks pass again (\(copy.blockPasses - after))")
+    }
+
     @Test func theCopyIsNotTheResultsBuffer() {
         let now = [QueryResult.Entry(id: EntityID(1), record: Self.record(1))]
         let copy = ShownEntries(copying: now)
