@@ -238,25 +238,17 @@ extension Monitor {
         // pay for a copy of their initial record (presence is read in place).
         let initial = initialData.contains(e) ? initialData[e] : nil
         var settled = true
-        // The values are read where they lie (binding `record.values` retained and released the
-        // array per call; this runs for every entry a yield shows as changed).
-        let count = entry.pointee.record.values.count
-        for fi in 0..<count {
-            let f = FieldID(UInt8(truncatingIfNeeded: fi))
+        let values = entry.pointee.record.values
+        for fi in values.indices {
+            guard let v = values[fi] else { continue }
+            let f = FieldID(UInt8(fi))
             let k = Self.key(e, f)
             if ownKeys[c.index][k] { continue }
-            var present = true
-            let found: (oldest: Int32, newest: Int32)? = entry.pointee.record.values.withUnsafeBufferPointer { b in
-                guard let v = b[fi] else { present = false; return nil }
-                return versions.range(of: v, k, initial: initial?[f])
-            }
-            guard present else { continue }
-            guard let range = found else { settled = false; continue }
+            guard let range = versions.range(of: v, k, initial: initial?[f]) else { settled = false; continue }
             let floor = floors[c.index][k]
             if floor != Self.noFloor {
                 if range.newest < floor {
                     settled = false
-                    let v = entry.pointee.record.values[fi]!
                     report(Violation(.monotonicReads, at: t, client: c, entity: e,
                                      "\(s) shows \(EntityRef(e, entry.pointee.record.namespace)).\(f.name) = \(v), older than a value \(c) already showed (server version \(range.newest) < \(floor))"))
                     continue
@@ -495,6 +487,7 @@ extension Monitor {
     /// Closes client `c`'s open writes that are no longer in its queue `pending` (stamped with
     /// `stamp` by `stampPending`), and those `told` says were told: the one test both passes of
     /// `checkOwnWrites` make (a write id above the dense tables is looked up in the list itself).
+    @inline(__always)
     mutating func closeUnqueued(_ c: ClientID, _ pending: [WriteID], stamp: UInt64, told: (OpenWrite) -> Bool) {
         let stamps = pendingStamps
         closeOpenWrites(c) { o in
