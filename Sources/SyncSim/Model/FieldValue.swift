@@ -25,18 +25,46 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible, Codable, St
         }
     }
 
-    /// Whether two strings have the same UTF-8 bytes. Read in place: one comparison of base
-    /// addresses when both are the same storage, then the bytes.
+    /// Whether two strings have the same UTF-8 bytes. First whether both are one representation
+    /// (the same two words: the same storage, or the same short string held inline), which is
+    /// what equal values copied from one another are; then the bytes in place, a word at a time.
+    ///
+    /// Why not `elementsEqual` on the bytes: it walked them one at a time through an iterator,
+    /// about 200 instructions per comparison, and a store compares a value per field of every
+    /// step it applies (sharedDiff's saves resend whole collections: 456,000 comparisons in a
+    /// 3,000-action run, a sixth of its instructions).
     @inline(__always)
     static func sameBytes(_ x: String, _ y: String) -> Bool {
+        if MemoryLayout<String>.size == 16,
+           unsafeBitCast(x, to: (UInt64, UInt64).self) == unsafeBitCast(y, to: (UInt64, UInt64).self) {
+            return true
+        }
         let u = x.utf8, v = y.utf8
         guard u.count == v.count else { return false }
         if let r = u.withContiguousStorageIfAvailable({ p in
-            v.withContiguousStorageIfAvailable { q in p.baseAddress == q.baseAddress || p.elementsEqual(q) }
+            v.withContiguousStorageIfAvailable { q in p.baseAddress == q.baseAddress || equalBytes(p, q) }
         }), let same = r {
             return same
         }
         return u.elementsEqual(v)
+    }
+
+    /// Whether two buffers of the same length hold the same bytes, compared eight at a time.
+    @inline(__always)
+    static func equalBytes(_ p: UnsafeBufferPointer<UInt8>, _ q: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = p.count
+        guard n > 0, let pa = p.baseAddress, let qa = q.baseAddress else { return true }
+        let a = UnsafeRawPointer(pa), b = UnsafeRawPointer(qa)
+        var i = 0
+        while i + 8 <= n {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < n {
+            if pa[i] != qa[i] { return false }
+            i += 1
+        }
+        return true
     }
 
     public var kind: FieldKind {

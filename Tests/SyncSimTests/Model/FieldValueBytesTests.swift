@@ -26,6 +26,31 @@ import Testing
         #expect(seen.count == 2)
     }
 
+    /// The word-at-a-time comparison and the same-representation shortcut agree with comparing
+    /// the byte arrays, for short (inline) and long (stored) strings, equal or differing at any
+    /// byte, in one storage or two.
+    @Test func bytesAreComparedAtEveryLengthAndPosition() {
+        for n in [0, 1, 7, 8, 9, 15, 16, 17, 31, 40] {
+            let base = String(repeating: "x", count: n)
+            // The same text built again (another storage for long strings).
+            let copy = String(decoding: Array(base.utf8), as: UTF8.self)
+            #expect(FieldValue.string(base) == FieldValue.string(copy), "\(n)")
+            #expect(FieldValue.string(base) == FieldValue.string(base), "\(n)")
+            for k in 0..<n {
+                var bytes = Array(base.utf8)
+                bytes[k] = UInt8(ascii: "y")
+                let other = String(decoding: bytes, as: UTF8.self)
+                #expect(FieldValue.string(base) != FieldValue.string(other), "\(n) at \(k)")
+                #expect(FieldValue.string(other) != FieldValue.string(base), "\(n) at \(k)")
+            }
+            #expect(FieldValue.string(base) != FieldValue.string(base + "x"), "\(n) longer")
+        }
+        // Long texts in two Unicode forms: same canonical text, other bytes and lengths.
+        let long = String(repeating: "ab", count: 12)
+        #expect(FieldValue.string(long + Self.nfc) != FieldValue.string(long + Self.nfd))
+        #expect(FieldValue.string(long + Self.nfc) == FieldValue.string(String(decoding: Array((long + Self.nfc).utf8), as: UTF8.self)))
+    }
+
     @Test func equalityAgreesWithTheByteOrderOfConditions() {
         let x = FieldValue.string(Self.nfc), v = FieldValue.string(Self.nfd)
         let eq = QueryCondition.holds(x, .eq, v)
