@@ -91,6 +91,9 @@ extension SharedDiffClient {
         }
         // `unheld` found a collection for every op, so some collection owes this write a save.
         unsaved.append(UnsavedWrite(write: w, owedBy: owedBy))
+        var mixed = false
+        for op in w.ops where claims.claim(op) { mixed = true }
+        if mixed { claimsMixed() }
         refreshViews(out: &out)
     }
 
@@ -118,7 +121,7 @@ extension SharedDiffClient {
                 Self.view(server: b[i].server, processedTxID: b[i].processedTxID, query: b[i].query, overlay: &overlay,
                           shownVersion: shownVersion, changes: seenChanges,
                           versions: (pendingVersion, unsavedVersion), unlessEqualTo: b[i].shown,
-                          collections: cols, pending: pending, unsaved: unsaved, schema: schema)
+                          collections: cols, pending: pending, unsaved: unsaved, schema: schema, claims: claims)
             }
             swap(&overlay, &cols[i].overlay)
             if let view = fresh {
