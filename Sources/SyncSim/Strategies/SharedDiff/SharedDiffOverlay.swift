@@ -85,11 +85,17 @@ struct SharedDiffOverlay {
     mutating func isUnchanged(base: QueryResult, processedTxID: UInt64, versions: (pending: UInt64, unsaved: UInt64),
                               shown: QueryResult?, query: Query, collections: [SharedDiffClient.Collection],
                               shownVersion: UInt64?, changes: SharedDiffSeenChanges? = nil) -> Bool {
-        guard let e = evaluated, e.pendingVersion == versions.pending, e.unsavedVersion == versions.unsaved,
-              e.processedTxID == processedTxID, let shown, self.base == base, e.result == shown else { return false }
+        // Read in place: binding the evaluation copied it (a retain and a release per array it
+        // holds) on every refresh of every collection.
+        guard evaluated != nil, evaluated!.pendingVersion == versions.pending, evaluated!.unsavedVersion == versions.unsaved,
+              evaluated!.processedTxID == processedTxID, let shown, self.base == base, evaluated!.result == shown else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
         if !lookupsStand(for: query, in: collections, changes: changes) { return false }
-        for j in e.unsavedLookups.indices where !Self.stands(e.unsavedLookups[j], for: query, in: collections) { return false }
+        let standing = evaluated!.unsavedLookups.withUnsafeBufferPointer { lb in
+            for j in 0..<lb.count where !Self.stands(lb, j, for: query, in: collections) { return false }
+            return true
+        }
+        if !standing { return false }
         verifiedAt = shownVersion
         return true
     }
@@ -113,24 +119,32 @@ struct SharedDiffOverlay {
     /// sends every field its collection shows, so an edit of an entity another collection's
     /// overlay took from this one no longer rebuilds that overlay.
     static func stands(_ lookup: Lookup, for query: Query?, in collections: [SharedDiffClient.Collection]) -> Bool {
-        let now = SharedDiffClient.seen(lookup.id, in: collections)
-        if let query, query.includes.isEmpty, let was = lookup.record, was.namespace != query.namespace {
-            return now?.namespace == was.namespace
+        // The shown record read where it is, and neither record bound: `seen` returned a copy
+        // (a retain and a release per array it owns) and binding the lookup's record copied it
+        // again, for every lookup checked.
+        SharedDiffClient.withSeen(lookup.id, in: collections) { now in
+            guard lookup.record != nil else { return now == nil }
+            if query?.includes.isEmpty == true, lookup.record!.namespace != query!.namespace {
+                return now?.pointee.record.namespace == lookup.record!.namespace
+            }
+            guard let now else { return false }
+            if now.pointee.record == lookup.record! { return true }
+            guard let a = lookup.assigned, now.pointee.record.namespace == lookup.record!.namespace,
+                  now.pointee.record.values.count == lookup.record!.values.count else { return false }
+            for f in 0..<lookup.record!.values.count where lookup.record!.values[f] != now.pointee.record.values[f] {
+                var written = false
+                for k in 0..<a.count where Int(a[k].field.raw) == f { written = true; break }
+                if !written { return false }
+            }
+            return lookup.record!.links == now.pointee.record.links && lookup.record!.manyLinks == now.pointee.record.manyLinks
         }
-        // Compared unwrapped: `Optional`'s `==` copies both records into a tuple first.
-        if let was = lookup.record {
-            if let now, now == was { return true }
-        } else if now == nil {
-            return true
-        }
-        guard let a = lookup.assigned, let was = lookup.record, let now, now.namespace == was.namespace,
-              now.values.count == was.values.count else { return false }
-        for f in 0..<was.values.count where was.values[f] != now.values[f] {
-            var written = false
-            for k in 0..<a.count where Int(a[k].field.raw) == f { written = true; break }
-            if !written { return false }
-        }
-        return was.links == now.links && was.manyLinks == now.manyLinks
+    }
+
+    /// `stands` of lookup `k` of `lb`, read in place.
+    @inline(__always)
+    static func stands(_ lb: UnsafeBufferPointer<Lookup>, _ k: Int, for query: Query?,
+                       in collections: [SharedDiffClient.Collection]) -> Bool {
+        stands(lb[k], for: query, in: collections)
     }
 
     /// `stands` for a lookup made for a step that writes nothing over what it found.
@@ -402,19 +416,23 @@ struct SharedDiffOverlay {
     /// as changed since `verifiedAt` when it lists them all (every other entity shows what it
     /// showed when they were last checked), else every one.
     func lookupsStand(for query: Query?, in collections: [SharedDiffClient.Collection], changes: SharedDiffSeenChanges?) -> Bool {
-        if let changes, let v = verifiedAt, let ids = changes.changed(after: v) {
-            for id in ids {
-                let i = Int(id.raw)
-                var k = i < lookupLast.count ? Int(lookupLast[i]) : -1
-                while k >= 0 {
-                    if !Self.stands(lookups[k], for: query, in: collections) { return false }
-                    k = Int(lookupPrevious[k])
+        // The lookups read where they are (`stands(_:_:for:in:)`): passing each one copied its
+        // record and its assignments.
+        lookups.withUnsafeBufferPointer { lb in
+            if let changes, let v = verifiedAt, let ids = changes.changed(after: v) {
+                for id in ids {
+                    let i = Int(id.raw)
+                    var k = i < lookupLast.count ? Int(lookupLast[i]) : -1
+                    while k >= 0 {
+                        if !Self.stands(lb, k, for: query, in: collections) { return false }
+                        k = Int(lookupPrevious[k])
+                    }
                 }
+                return true
             }
+            for j in 0..<lb.count where !Self.stands(lb, j, for: query, in: collections) { return false }
             return true
         }
-        for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
-        return true
     }
 }
 

@@ -38,6 +38,27 @@ extension SharedDiffClient {
         }
     }
 
+    /// `body` of the entry `seen(e, in: collections)` finds, read where it is (nil: no collection
+    /// shows `e`).
+    @inline(__always)
+    static func withSeen<R>(_ e: EntityID, in collections: [Collection], _ body: (UnsafePointer<QueryResult.Entry>?) -> R) -> R {
+        collections.withUnsafeBufferPointer { b in
+            for i in 0..<b.count where !b[i].key.isOnce && b[i].shown != nil {
+                let found: R? = b[i].shown!.entries.withUnsafeBufferPointer { eb in
+                    var lo = 0, hi = eb.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if eb[mid].id == e { return body(eb.baseAddress! + mid) }
+                        if eb[mid].id < e { lo = mid + 1 } else { hi = mid }
+                    }
+                    return nil
+                }
+                if let found { return found }
+            }
+            return body(nil)
+        }
+    }
+
     /// `@Shared` can only change an element of a collection the app holds: an update, delete or
     /// link needs the entity (and a link its target) in some collection; a create needs a
     /// collection whose roots are of its namespace. Returns what is missing, if anything.
