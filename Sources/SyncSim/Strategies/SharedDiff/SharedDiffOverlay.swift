@@ -85,11 +85,17 @@ struct SharedDiffOverlay {
     mutating func isUnchanged(base: QueryResult, processedTxID: UInt64, versions: (pending: UInt64, unsaved: UInt64),
                               shown: QueryResult?, query: Query, collections: [SharedDiffClient.Collection],
                               shownVersion: UInt64?, changes: SharedDiffSeenChanges? = nil) -> Bool {
-        guard let e = evaluated, e.pendingVersion == versions.pending, e.unsavedVersion == versions.unsaved,
-              e.processedTxID == processedTxID, let shown, self.base == base, e.result == shown else { return false }
+        // Read in place: binding the evaluation copied it (a retain and a release per array it
+        // holds) on every refresh of every collection.
+        guard evaluated != nil, evaluated!.pendingVersion == versions.pending, evaluated!.unsavedVersion == versions.unsaved,
+              evaluated!.processedTxID == processedTxID, let shown, self.base == base, evaluated!.result == shown else { return false }
         if let v = shownVersion, verifiedAt == v { return true }
         if !lookupsStand(for: query, in: collections, changes: changes) { return false }
-        for j in e.unsavedLookups.indices where !Self.stands(e.unsavedLookups[j], for: query, in: collections) { return false }
+        let standing = evaluated!.unsavedLookups.withUnsafeBufferPointer { lb in
+            for j in 0..<lb.count where !Self.stands(lb, j, for: query, in: collections) { return false }
+            return true
+        }
+        if !standing { return false }
         verifiedAt = shownVersion
         return true
     }
@@ -113,24 +119,32 @@ struct SharedDiffOverlay {
     /// sends every field its collection shows, so an edit of an entity another collection's
     /// overlay took from this one no longer rebuilds that overlay.
     static func stands(_ lookup: Lookup, for query: Query?, in collections: [SharedDiffClient.Collection]) -> Bool {
-        let now = SharedDiffClient.seen(lookup.id, in: collections)
-        if let query, query.includes.isEmpty, let was = lookup.record, was.namespace != query.namespace {
-            return now?.namespace == was.namespace
+        // The shown record read where it is, and neither record bound: `seen` returned a copy
+        // (a retain and a release per array it owns) and binding the lookup's record copied it
+        // again, for every lookup checked.
+        SharedDiffClient.withSeen(lookup.id, in: collections) { now in
+            guard lookup.record != nil else { return now == nil }
+            if query?.includes.isEmpty == true, lookup.record!.namespace != query!.namespace {
+                return now?.pointee.record.namespace == lookup.record!.namespace
+            }
+            guard let now else { return false }
+            if now.pointee.record == lookup.record! { return true }
+            guard let a = lookup.assigned, now.pointee.record.namespace == lookup.record!.namespace,
+                  now.pointee.record.values.count == lookup.record!.values.count else { return false }
+            for f in 0..<lookup.record!.values.count where lookup.record!.values[f] != now.pointee.record.values[f] {
+                var written = false
+                for k in 0..<a.count where Int(a[k].field.raw) == f { written = true; break }
+                if !written { return false }
+            }
+            return lookup.record!.links == now.pointee.record.links && lookup.record!.manyLinks == now.pointee.record.manyLinks
         }
-        // Compared unwrapped: `Optional`'s `==` copies both records into a tuple first.
-        if let was = lookup.record {
-            if let now, now == was { return true }
-        } else if now == nil {
-            return true
-        }
-        guard let a = lookup.assigned, let was = lookup.record, let now, now.namespace == was.namespace,
-              now.values.count == was.values.count else { return false }
-        for f in 0..<was.values.count where was.values[f] != now.values[f] {
-            var written = false
-            for k in 0..<a.count where Int(a[k].field.raw) == f { written = true; break }
-            if !written { return false }
-        }
-        return was.links == now.links && was.manyLinks == now.manyLinks
+    }
+
+    /// `stands` of lookup `k` of `lb`, read in place.
+    @inline(__always)
+    static func stands(_ lb: UnsafeBufferPointer<Lookup>, _ k: Int, for query: Query?,
+                       in collections: [SharedDiffClient.Collection]) -> Bool {
+        stands(lb[k], for: query, in: collections)
     }
 
     /// `stands` for a lookup made for a step that writes nothing over what it found.
@@ -228,19 +242,26 @@ struct SharedDiffOverlay {
 
     /// Lays one save's steps over `store` (each step's missing entities taken from the
     /// collections first, as `SharedDiffClient.apply` does), noting the slots changed.
+    ///
+    /// With a `scope`, the steps that cannot change what the view reads are left out, and a link
+    /// whose target alone the view reads is reduced to that target's lookup
+    /// (`SharedDiffNamespaceClaims`).
     mutating func lay(_ steps: [InstantStep], collections: [SharedDiffClient.Collection], schema: Schema,
-                      touched: inout [EntityID]) {
+                      touched: inout [EntityID], scope: SharedDiffNamespaceClaims.Scope? = nil) {
         var changed = scratch.take() ?? []
         var j = 0
         while true {
             // Past the steps that would do nothing (`firstEffective`), read in one pass.
-            j = Self.firstEffective(steps, from: j, in: store, schema: schema)
+            j = Self.firstEffective(steps, from: j, in: store, schema: schema, scope: scope)
             guard j < steps.count else { break }
             defer { j += 1 }
             let from = changed.count
             // One copy of the step's op (a retain of what it carries), read three times.
             let op = steps[j].op
-            if case .delete(let e, _) = op {
+            if let scope, case .link(_, _, let t) = op, scope.reach(op) == .linkTarget {
+                SharedDiffClient.fill(t, for: op, in: &store, lookups: &lookups, collections: collections, schema: schema,
+                                      changed: &changed)
+            } else if case .delete(let e, _) = op {
                 // A delete needs no entity from the collections (`fill` does nothing).
                 delete(e, changed: &changed)
             } else {
@@ -260,6 +281,11 @@ struct SharedDiffOverlay {
 
     /// `lay`'s list of changed slots, kept to save an allocation per save laid.
     var scratch: [Int]?
+
+    /// The namespaces the overlay's query reads and their links point to
+    /// (`OverlayStepFilter.namespaces(of:schema:)`), found at its first laying: what a save laid
+    /// with the client's claims may leave out is decided against it (`SharedDiffNamespaceClaims`).
+    var reads: NamespaceSet?
 
     /// Which entries of `base` link to each entity, built at the first delete laid over this
     /// answer (nil before, and again once `base` changes).
@@ -390,19 +416,23 @@ struct SharedDiffOverlay {
     /// as changed since `verifiedAt` when it lists them all (every other entity shows what it
     /// showed when they were last checked), else every one.
     func lookupsStand(for query: Query?, in collections: [SharedDiffClient.Collection], changes: SharedDiffSeenChanges?) -> Bool {
-        if let changes, let v = verifiedAt, let ids = changes.changed(after: v) {
-            for id in ids {
-                let i = Int(id.raw)
-                var k = i < lookupLast.count ? Int(lookupLast[i]) : -1
-                while k >= 0 {
-                    if !Self.stands(lookups[k], for: query, in: collections) { return false }
-                    k = Int(lookupPrevious[k])
+        // The lookups read where they are (`stands(_:_:for:in:)`): passing each one copied its
+        // record and its assignments.
+        lookups.withUnsafeBufferPointer { lb in
+            if let changes, let v = verifiedAt, let ids = changes.changed(after: v) {
+                for id in ids {
+                    let i = Int(id.raw)
+                    var k = i < lookupLast.count ? Int(lookupLast[i]) : -1
+                    while k >= 0 {
+                        if !Self.stands(lb, k, for: query, in: collections) { return false }
+                        k = Int(lookupPrevious[k])
+                    }
                 }
+                return true
             }
+            for j in 0..<lb.count where !Self.stands(lb, j, for: query, in: collections) { return false }
             return true
         }
-        for j in lookups.indices where !Self.stands(lookups[j], for: query, in: collections) { return false }
-        return true
     }
 }
 
@@ -423,20 +453,22 @@ extension SharedDiffClient {
     static func view(of c: Collection, overlay: inout SharedDiffOverlay?, shownVersion: UInt64? = nil,
                      changes: SharedDiffSeenChanges? = nil, versions: (pending: UInt64, unsaved: UInt64)? = nil,
                      unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
-                     unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
+                     unsaved: [UnsavedWrite], schema: Schema, claims: SharedDiffNamespaceClaims? = nil) -> QueryResult? {
         view(server: c.server, processedTxID: c.processedTxID, query: c.query, overlay: &overlay, shownVersion: shownVersion,
              changes: changes, versions: versions, unlessEqualTo: shown, collections: collections, pending: pending,
-             unsaved: unsaved, schema: schema)
+             unsaved: unsaved, schema: schema, claims: claims)
     }
 
     /// `view(of:overlay:...)` of the collection with this server answer, processed tx id and
     /// query: the only parts of it a view reads, passed alone because the refresh loop reads
     /// its collections through a buffer, and passing a whole collection from there copied it
     /// (a retain and a release per array it and its overlay own) on every view.
+    /// `claims` are the client's (nil: every save is laid whole, `SharedDiffNamespaceClaims`).
     static func view(server: QueryResult?, processedTxID: UInt64, query: Query, overlay: inout SharedDiffOverlay?,
                      shownVersion: UInt64? = nil, changes: SharedDiffSeenChanges? = nil,
                      versions: (pending: UInt64, unsaved: UInt64)? = nil, unlessEqualTo shown: QueryResult?,
-                     collections: [Collection], pending: [SaveMutation], unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
+                     collections: [Collection], pending: [SaveMutation], unsaved: [UnsavedWrite], schema: Schema,
+                     claims: SharedDiffNamespaceClaims? = nil) -> QueryResult? {
         guard let base = server else {
             overlay = nil
             return shown == .empty ? nil : .empty
@@ -462,14 +494,15 @@ extension SharedDiffClient {
         let fresh = overlay == nil
         if fresh { overlay = SharedDiffOverlay(base: base) }
         return refresh(&overlay!, fresh: fresh, processedTxID: processedTxID, query: query, base: base, shownVersion: shownVersion, changes: changes, versions: versions,
-                       unlessEqualTo: shown, collections: collections, pending: pending, unsaved: unsaved, schema: schema)
+                       unlessEqualTo: shown, collections: collections, pending: pending, unsaved: unsaved, schema: schema,
+                       claims: claims)
     }
 
     /// The body of `view(of:overlay:...)` over an overlay `o` of `base` (`fresh`: just made).
     static func refresh(_ o: inout SharedDiffOverlay, fresh: Bool, processedTxID: UInt64, query: Query, base: QueryResult, shownVersion: UInt64?,
                         changes: SharedDiffSeenChanges?, versions: (pending: UInt64, unsaved: UInt64)?,
                         unlessEqualTo shown: QueryResult?, collections: [Collection], pending: [SaveMutation],
-                        unsaved: [UnsavedWrite], schema: Schema) -> QueryResult? {
+                        unsaved: [UnsavedWrite], schema: Schema, claims: SharedDiffNamespaceClaims? = nil) -> QueryResult? {
         // `touched`: the slots where the store evaluated now may differ from the one `shown`
         // was evaluated over; `incremental`: whether `shown` was evaluated over this overlay's
         // store (otherwise evaluate in full).
@@ -495,10 +528,15 @@ extension SharedDiffClient {
         }
         o.evaluated = nil
         var k = 0
+        var scope: SharedDiffNamespaceClaims.Scope?
+        if let claims, !claims.mixed {
+            if o.reads == nil { o.reads = OverlayStepFilter.namespaces(of: query, schema: schema) }
+            scope = claims.scope(reading: o.reads!)
+        }
         for p in pending.indices where isVisible(pending[p], above: processedTxID) {
             defer { k += 1 }
             if k < o.saves.count { continue }
-            o.lay(pending[p].steps, collections: collections, schema: schema, touched: &touched)
+            o.lay(pending[p].steps, collections: collections, schema: schema, touched: &touched, scope: scope)
         }
         var undo = EntityStore.UndoLog()
         var unsavedLookups: [SharedDiffOverlay.Lookup] = []
@@ -638,6 +676,19 @@ extension SharedDiffClient {
         case .link(let e, _, let t): need(e); need(t)
         case .create, .delete: break
         }
+    }
+
+    /// `fill` of only entity `e` of step `op` (a link's target, when the overlay reads only that
+    /// end: `SharedDiffNamespaceClaims.Scope.Reach.linkTarget`).
+    static func fill(_ e: EntityID, for op: Op, in store: inout EntityStore, lookups: inout [SharedDiffOverlay.Lookup],
+                     collections: [Collection], schema: Schema, changed: inout [Int]) {
+        guard !store.contains(e) else { return }
+        let lookup = Self.lookup(e, for: op, in: collections, schema: schema)
+        if let r = lookup.record {
+            store[e] = r
+            changed.append(Int(e.raw))
+        }
+        lookups.append(lookup)
     }
 
     /// `fill`, noting in `undo` what it puts (and in `lookups` each lookup, as `fill` does).

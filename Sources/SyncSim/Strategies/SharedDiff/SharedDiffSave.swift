@@ -246,13 +246,16 @@ extension SharedDiffClient {
         collections[i].saveWrites = []
         settleOwed(by: s)
         if !steps.isEmpty {
+            // Each transaction ordered after every pending one and the ones before it, and queued
+            // at once: `pending`'s observer rebuilds `pendingWrites` on every change, so appending
+            // one transaction at a time (a non-atomic save makes one per step) was quadratic.
             var made: [SaveMutation] = []
+            var order = pending.map(\.order).max() ?? 0
             for t in transactions {
-                let order = (pending.map(\.order).max() ?? 0) + 1
-                let m = SaveMutation(eventID: random.next(), order: order, writes: t.writes, steps: t.steps, txID: nil)
-                pending.append(m)
-                made.append(m)
+                order += 1
+                made.append(SaveMutation(eventID: random.next(), order: order, writes: t.writes, steps: t.steps, txID: nil))
             }
+            pending.append(contentsOf: made)
             pending.sort { ($0.order, $0.eventID) < ($1.order, $1.eventID) }
             persist(out: &out)
             if status == .authenticated && online { for m in made { send(m, out: &out) } }

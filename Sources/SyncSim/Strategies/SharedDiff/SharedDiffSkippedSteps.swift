@@ -15,11 +15,28 @@
 extension SharedDiffOverlay {
     /// The index of the first step of `steps`, at or after `from`, that `lay` cannot pass over
     /// (`steps.count` when there is none).
-    static func firstEffective(_ steps: [InstantStep], from: Int, in store: EntityStore, schema: Schema) -> Int {
+    /// With a `scope`, a step it leaves out is passed over too, and a link it reduces to its
+    /// target's lookup is passed over when the store holds the target (`SharedDiffNamespaceClaims`).
+    static func firstEffective(_ steps: [InstantStep], from: Int, in store: EntityStore, schema: Schema,
+                               scope: SharedDiffNamespaceClaims.Scope? = nil) -> Int {
         steps.withUnsafeBufferPointer { sb in
             store.records.withUnsafeBufferPointer { rb in
                 var j = from
-                while j < sb.count && passesOver(sb[j].op, rb, schema) { j += 1 }
+                guard let scope else {
+                    while j < sb.count && passesOver(sb[j].op, rb, schema) { j += 1 }
+                    return j
+                }
+                while j < sb.count {
+                    switch scope.reach(sb[j].op) {
+                    case .nothing:
+                        break
+                    case .linkTarget:
+                        guard case .link(_, _, let t) = sb[j].op, has(t, rb) else { return j }
+                    case .whole:
+                        guard passesOver(sb[j].op, rb, schema) else { return j }
+                    }
+                    j += 1
+                }
                 return j
             }
         }

@@ -38,6 +38,27 @@ extension SharedDiffClient {
         }
     }
 
+    /// `body` of the entry `seen(e, in: collections)` finds, read where it is (nil: no collection
+    /// shows `e`).
+    @inline(__always)
+    static func withSeen<R>(_ e: EntityID, in collections: [Collection], _ body: (UnsafePointer<QueryResult.Entry>?) -> R) -> R {
+        collections.withUnsafeBufferPointer { b in
+            for i in 0..<b.count where !b[i].key.isOnce && b[i].shown != nil {
+                let found: R? = b[i].shown!.entries.withUnsafeBufferPointer { eb in
+                    var lo = 0, hi = eb.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if eb[mid].id == e { return body(eb.baseAddress! + mid) }
+                        if eb[mid].id < e { lo = mid + 1 } else { hi = mid }
+                    }
+                    return nil
+                }
+                if let found { return found }
+            }
+            return body(nil)
+        }
+    }
+
     /// `@Shared` can only change an element of a collection the app holds: an update, delete or
     /// link needs the entity (and a link its target) in some collection; a create needs a
     /// collection whose roots are of its namespace. Returns what is missing, if anything.
@@ -91,6 +112,9 @@ extension SharedDiffClient {
         }
         // `unheld` found a collection for every op, so some collection owes this write a save.
         unsaved.append(UnsavedWrite(write: w, owedBy: owedBy))
+        var mixed = false
+        for op in w.ops where claims.claim(op) { mixed = true }
+        if mixed { claimsMixed() }
         refreshViews(out: &out)
     }
 
@@ -118,7 +142,7 @@ extension SharedDiffClient {
                 Self.view(server: b[i].server, processedTxID: b[i].processedTxID, query: b[i].query, overlay: &overlay,
                           shownVersion: shownVersion, changes: seenChanges,
                           versions: (pendingVersion, unsavedVersion), unlessEqualTo: b[i].shown,
-                          collections: cols, pending: pending, unsaved: unsaved, schema: schema)
+                          collections: cols, pending: pending, unsaved: unsaved, schema: schema, claims: claims)
             }
             swap(&overlay, &cols[i].overlay)
             if let view = fresh {
