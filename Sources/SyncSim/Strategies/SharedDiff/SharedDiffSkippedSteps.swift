@@ -22,21 +22,9 @@ extension SharedDiffOverlay {
         steps.withUnsafeBufferPointer { sb in
             store.records.withUnsafeBufferPointer { rb in
                 var j = from
-                guard let scope else {
-                    while j < sb.count && passesOver(sb[j].op, rb, schema) { j += 1 }
-                    return j
-                }
-                while j < sb.count {
-                    switch scope.reach(sb[j].op) {
-                    case .nothing:
-                        break
-                    case .linkTarget:
-                        guard case .link(_, _, let t) = sb[j].op, has(t, rb) else { return j }
-                    case .whole:
-                        guard passesOver(sb[j].op, rb, schema) else { return j }
-                    }
-                    j += 1
-                }
+                // One test per step, the step matched once (`passesOver(_:_:_:scope:)`): a second
+                // match for the scope copied every step's op.
+                while j < sb.count && passesOver(sb[j].op, rb, schema, scope: scope) { j += 1 }
                 return j
             }
         }
@@ -47,11 +35,22 @@ extension SharedDiffOverlay {
     /// (or `delete`'s first guard), reading the records where they are.
     @inline(__always)
     static func passesOver(_ op: Op, _ rb: UnsafeBufferPointer<EntityRecord?>, _ schema: Schema) -> Bool {
+        passesOver(op, rb, schema, scope: nil)
+    }
+
+    /// `passesOver`, also passing over what a `scope` leaves out of the store: an update or create
+    /// of a namespace it does not read, an unlink whose source it does not read, a link neither
+    /// of whose ends it reads, and a link of whose ends it reads only the target once the store
+    /// holds the target (`SharedDiffNamespaceClaims.Scope.reach`, in the same match).
+    @inline(__always)
+    static func passesOver(_ op: Op, _ rb: UnsafeBufferPointer<EntityRecord?>, _ schema: Schema,
+                           scope: SharedDiffNamespaceClaims.Scope?) -> Bool {
         switch op {
         case .delete(let e, _):
             // `delete` starts with `guard store.contains(e)`.
             return !has(e, rb)
         case .update(let e, let ns, let a):
+            if scope != nil, !scope!.reads.contains(ns) { return true }
             // Present (so `fill` looks nothing up) in the same namespace, every assigned field
             // already holding its value (`changesNothing`: an out-of-range field is a change).
             let i = Int(e.raw)
@@ -66,6 +65,7 @@ extension SharedDiffOverlay {
                 }
             }
         case .link(let e, let l, let t):
+            if scope != nil, !scope!.inReads(e) { return !scope!.inReads(t) || has(t, rb) }
             // `fill` needs both ends; then `changesNothing`: an unknown link is refused, and a
             // link already in place is set again.
             guard has(e, rb), has(t, rb) else { return false }
@@ -76,10 +76,12 @@ extension SharedDiffOverlay {
             }
             return rb[i]!.links.withUnsafeBufferPointer { lb in k < lb.count && lb[k] == t }
         case .unlink(let e, let l, let t):
+            if scope != nil, !scope!.inReads(e) { return true }
             // `fill` needs the source; `apply` clears the link only where it points at `t`.
             guard has(e, rb) else { return false }
             return !rb[Int(e.raw)]!.points(l, at: t)
-        case .create:
+        case .create(_, let ns, _):
+            if scope != nil, !scope!.reads.contains(ns) { return true }
             return false
         }
     }
