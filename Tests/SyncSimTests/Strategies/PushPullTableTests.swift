@@ -78,7 +78,8 @@ struct PushPullTableTests {
             let marked = a.takeDirty()
             #expect(Set(marked).count == marked.count && Set(marked) == expected, "round \(round)")
             // Emptying and setting every row marks at least these.
-            #expect(expected.isSubset(of: Set(b.takeDirty())), "round \(round)")
+            let markedByB = Set(b.takeDirty())
+            #expect(expected.isSubset(of: markedByB), "round \(round)")
         }
     }
 
@@ -105,21 +106,27 @@ struct PushPullTableTests {
             }
             let logging = r.next(2) == 0
             if logging { a.startLogging(); b.startLogging() }
-            #expect(a.fill(rows), "round \(round)")
+            let filled = a.fill(rows)
+            #expect(filled, "round \(round)")
             for x in rows { b[x.entity] = x }
             #expect(Self.state(a) == Self.state(b), "round \(round)")
-            #expect(a.takeDirty() == b.takeDirty(), "round \(round)")
+            let (markedA, markedB) = (a.takeDirty(), b.takeDirty())
+            #expect(markedA == markedB, "round \(round)")
             if logging { #expect(a.persisted.all == b.persisted.all && a.persisted.all == a.rows, "round \(round)") }
             // Not empty: refused, unchanged.
             if let x = rows.first {
                 let before = Self.state(a)
-                #expect(!a.fill([x]) && Self.state(a) == before)
+                let refused = !a.fill([x])
+                #expect(refused && Self.state(a) == before)
             }
         }
         var t = PushPullTable()
         let x = Self.row(5, &r, ids: 9), y = Self.row(3, &r, ids: 9)
-        #expect(!t.fill([x, y]) && t.rows.isEmpty && t.takeDirty().isEmpty)
-        #expect(!t.fill([x, x]) && t.rows.isEmpty)
+        let descending = !t.fill([x, y])
+        let left = t.takeDirty()
+        #expect(descending && t.rows.isEmpty && left.isEmpty)
+        let twice = !t.fill([x, x])
+        #expect(twice && t.rows.isEmpty)
     }
 
     @Test func persistedRowsAreTheRowsAndKeepWhatTheyHeld() {
