@@ -51,6 +51,23 @@ import Testing
         #expect(FieldValue.string(long + Self.nfc) == FieldValue.string(String(decoding: Array((long + Self.nfc).utf8), as: UTF8.self)))
     }
 
+    /// `sameBytes` (words first, then storage, then bytes) against comparing the byte arrays:
+    /// small and large strings, copies sharing storage, equal text in separate storage, and
+    /// different text of one length.
+    @Test func sameBytesIsByteEquality() {
+        var texts: [String] = ["", "a", "b", "ab", "ba", Self.nfc, Self.nfd, "exactly15bytes!", "exactly15bytes?",
+                               "sixteen bytes!!!", "sixteen bytes!!?", String(repeating: "long text ", count: 8)]
+        // The same texts again in storage of their own.
+        texts += texts.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+        for x in texts {
+            for y in texts {
+                #expect(FieldValue.sameBytes(x, y) == (Array(x.utf8) == Array(y.utf8)), "\(x) vs \(y)")
+            }
+            let copy = x
+            #expect(FieldValue.sameBytes(x, copy))
+        }
+    }
+
     @Test func equalityAgreesWithTheByteOrderOfConditions() {
         let x = FieldValue.string(Self.nfc), v = FieldValue.string(Self.nfd)
         let eq = QueryCondition.holds(x, .eq, v)

@@ -56,15 +56,77 @@ struct PushPullTableTests {
                 if r.next(10) == 0 { rows.append(Self.row(e, &r, ids: ids)) }
             }
             var b = a
+            let old = a
             a.replaceAll(with: rows)
             b.removeAll()
             for x in rows { b[x.entity] = x }
             #expect(Self.state(a) == Self.state(b), "round \(round)")
-            // Marked changed: exactly the rows whose row changed (each once).
-            let before = Set(b.takeDirty())
+            // Marked changed: exactly the rows whose slot changed on the way, each once. A slot
+            // changes when it loses its row (its id is not among `rows`) or when a row of its id
+            // differs from what the slot held just before (the old row, then each earlier row
+            // of the same id in `rows`).
+            var expected = Set<EntityID>()
+            var last: [EntityID: LocalRecord?] = [:]
+            for x in rows {
+                let before = last[x.entity] ?? old[x.entity]
+                if before != x { expected.insert(x.entity) }
+                last[x.entity] = x
+            }
+            for e in 0..<200 where last[EntityID(UInt32(e))] == nil && old[EntityID(UInt32(e))] != nil {
+                expected.insert(EntityID(UInt32(e)))
+            }
             let marked = a.takeDirty()
-            #expect(Set(marked).count == marked.count && Set(marked).isSubset(of: before), "round \(round)")
+            #expect(Set(marked).count == marked.count && Set(marked) == expected, "round \(round)")
+            // Emptying and setting every row marks at least these.
+            let markedByB = Set(b.takeDirty())
+            #expect(expected.isSubset(of: markedByB), "round \(round)")
         }
+    }
+
+    /// `fill` (every row at once into an empty table) ends where setting the rows one by one
+    /// ends: rows, count, changed list, reverse links, the rows marked changed in order, and the
+    /// persisted rows; it refuses rows that do not ascend, and a table that is not empty.
+    @Test func fillEndsWhereSettingEveryRowEnds() {
+        var r = Rand(state: 0x5851_F42D_4C95_7F2D)
+        for round in 0..<300 {
+            let ids = 1 + r.next(150)
+            var rows: [LocalRecord] = []
+            for e in 0..<ids where r.next(3) != 0 { rows.append(Self.row(e, &r, ids: ids + 40)) }
+            var a = PushPullTable(), b = PushPullTable()
+            // Sometimes a table that held rows and lost them all (empty again, with capacity).
+            if r.next(4) == 0 {
+                for t in [0, 1] {
+                    for e in 0..<r.next(40) {
+                        let x = Self.row(e, &r, ids: ids)
+                        if t == 0 { a[x.entity] = x } else { b[x.entity] = x }
+                    }
+                }
+                a.removeAll(); b.removeAll()
+                _ = a.takeDirty(); _ = b.takeDirty()
+            }
+            let logging = r.next(2) == 0
+            if logging { a.startLogging(); b.startLogging() }
+            let filled = a.fill(rows)
+            #expect(filled, "round \(round)")
+            for x in rows { b[x.entity] = x }
+            #expect(Self.state(a) == Self.state(b), "round \(round)")
+            let (markedA, markedB) = (a.takeDirty(), b.takeDirty())
+            #expect(markedA == markedB, "round \(round)")
+            if logging { #expect(a.persisted.all == b.persisted.all && a.persisted.all == a.rows, "round \(round)") }
+            // Not empty: refused, unchanged.
+            if let x = rows.first {
+                let before = Self.state(a)
+                let refused = !a.fill([x])
+                #expect(refused && Self.state(a) == before)
+            }
+        }
+        var t = PushPullTable()
+        let x = Self.row(5, &r, ids: 9), y = Self.row(3, &r, ids: 9)
+        let descending = !t.fill([x, y])
+        let left = t.takeDirty()
+        #expect(descending && t.rows.isEmpty && left.isEmpty)
+        let twice = !t.fill([x, x])
+        #expect(twice && t.rows.isEmpty)
     }
 
     @Test func persistedRowsAreTheRowsAndKeepWhatTheyHeld() {

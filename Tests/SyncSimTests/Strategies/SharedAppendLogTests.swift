@@ -47,13 +47,35 @@ struct SharedAppendLogTests {
     @Test func anAppendAfterACopyWritesInPlaceAndAnOlderCopyForks() {
         var a = SharedAppendLog<Int>()
         a.append(1)
+        let shared = a.bufferIdentity
         let persisted = a
         a.append(2)  // `persisted` ends where `a` ended: in place
+        // In place: still the buffer the persisted copy reads (a fork would copy every element).
+        #expect(shared != nil && a.bufferIdentity == shared && persisted.bufferIdentity == shared)
         var b = persisted
         b.append(3)  // the buffer is longer than `b`: `b` starts its own
+        #expect(b.bufferIdentity != shared)
         a.append(4)
+        #expect(a.bufferIdentity == shared)
         #expect(persisted.elements == [1])
         #expect(a.elements == [1, 2, 4])
         #expect(b.elements == [1, 3])
+    }
+
+    /// A client persists after most events: a run of persist-then-append never leaves the one
+    /// buffer it started with (each append is in place), and every persisted copy keeps its
+    /// elements.
+    @Test func appendsAfterEveryCopyStayInOneBuffer() {
+        var log = SharedAppendLog<Int>()
+        log.append(0)
+        let first = log.bufferIdentity
+        var copies: [SharedAppendLog<Int>] = []
+        for k in 1..<200 {
+            copies.append(log)
+            log.append(k)
+            #expect(log.bufferIdentity == first, "append \(k) after a copy was not in place")
+            if log.bufferIdentity != first { return }
+        }
+        for (k, c) in copies.enumerated() { #expect(c.elements == Array(0...k)) }
     }
 }

@@ -313,7 +313,12 @@ public struct PushPullClient: ClientMachine {
                 conflicts.removeAll { $0.entity == e }
                 tell(queue.discard(on: e), "entity \(e.raw) was deleted on the server: the local row is destroyed with its changes (WatermelonDB applyRemote)", out: &out)
             }
-            for r in changes {
+            // Into an empty database (the first pull after a restart without persistence, or
+            // of a new client) every row is new: set at once (`PushPullTable.fill`, the same
+            // table as row by row below, which takes each row as it is when it has none).
+            let filled = records.count == 0 && conflicts.isEmpty
+                && records.fill(changes.compactMap { PushPullMerge.apply(remote: $0, to: nil, schema: schema) })
+            for r in changes where !filled {
                 if let i = conflicts.firstIndex(where: { $0.entity == r.entity }) {
                     conflicts[i].server = r
                     // A row waiting for the user's answer keeps its local version (seed 004: the
@@ -595,10 +600,12 @@ public struct PushPullClient: ClientMachine {
     static func applyLocal(_ op: Op, now: Int64, records: inout PushPullTable, view: EntityStore,
                            randomBits: UInt64, schema: Schema) -> String? {
         let e = op.entity
+        // The row's status and namespace are checked in place; the row is copied out (to be
+        // changed and set back) only when the step applies to it.
         func live(_ ns: NamespaceID) -> (LocalRecord?, String) {
-            guard let r = records[e], r.status != .deleted else { return (nil, "\(EntityRef(e, ns)) is not in the local database") }
-            guard r.record.namespace == ns else { return (nil, "\(EntityRef(e, ns)) is a \(r.record.namespace.singular)") }
-            return (r, "")
+            guard let have = records.liveNamespace(e) else { return (nil, "\(EntityRef(e, ns)) is not in the local database") }
+            guard have == ns else { return (nil, "\(EntityRef(e, ns)) is a \(have.singular)") }
+            return (records[e], "")
         }
         switch op {
         case .create(_, let ns, let a):
@@ -630,7 +637,7 @@ public struct PushPullClient: ClientMachine {
             guard schema.contains(l) else { return "link \(l.raw) is not in the schema" }
             let (found, err) = live(schema.source(of: l))
             guard var r = found else { return err }
-            guard view[t]?.namespace == schema.target(of: l) else { return "link target \(EntityRef(t, schema.target(of: l))) is not in the local database" }
+            guard view.namespace(of: t) == schema.target(of: l) else { return "link target \(EntityRef(t, schema.target(of: l))) is not in the local database" }
             if r.record.setLink(l, to: t, many: schema.isMany(l)) { r.changed.insert(l) }
             touch(&r, now)
             records[e] = r
@@ -696,7 +703,8 @@ public struct PushPullClient: ClientMachine {
     /// entities whose visible row changed (what a subscription's result is patched from).
     mutating func patchView(touched: inout [EntityID]) -> NamespaceSet {
         var changed = NamespaceSet()
-        let dirty = records.takeDirty()
+        var dirty = records.takeDirty()
+        defer { records.recycle(&dirty) }
         if dirty.isEmpty { return changed }
         if view.records.isEmpty { return buildView(dirty, touched: &touched) }
         var todo = dirty
@@ -794,20 +802,25 @@ public struct PushPullClient: ClientMachine {
         for g in subs.groups.indices {
             subs.groups[g].changed = false
             if subs.groups[g].members == 0 || subs.groups[g].reads.isDisjoint(with: changed) { continue }
-            let query = subs.groups[g].query
-            if var work = subs.groups[g].result {
+            // Moved out of its group, not copied (see `ReferenceClient.yieldChanged`): patched
+            // in place; the query is read where it lies.
+            var work: QueryResult?
+            swap(&work, &subs.groups[g].result)
+            if work != nil {
                 // `work` is the query over the view before `touched` changed (every change of
                 // the view goes through `patchView`, and every patch through here).
-                if !query.mayChange(work, touched: touched, in: view, schema: schema) { continue }
-                subs.groups[g].result = nil  // `work` is now its only holder: patched in place
-                let patched = ViewPatch.patch(query, &work, touched: touched, in: view, schema: schema,
+                if !subs.groups[g].query.mayChange(work!, touched: touched, in: view, schema: schema) {
+                    swap(&work, &subs.groups[g].result)
+                    continue
+                }
+                let patched = ViewPatch.patch(subs.groups[g].query, &work!, touched: touched, in: view, schema: schema,
                                               referrers: { Int($0.raw) < incoming.count ? incoming[Int($0.raw)] : [] })
                 // Patched, unchanged, or not patched (`work` untouched): it is the result to keep.
-                subs.groups[g].result = work
+                swap(&work, &subs.groups[g].result)
                 subs.groups[g].changed = patched == true
                 if patched != nil { continue }
             }
-            if let r = query.evaluate(view, unlessEqualTo: subs.groups[g].result) {
+            if let r = subs.groups[g].query.evaluate(view, unlessEqualTo: subs.groups[g].result) {
                 subs.groups[g].result = r
                 subs.groups[g].changed = true
             }

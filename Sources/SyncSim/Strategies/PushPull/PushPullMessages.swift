@@ -155,7 +155,9 @@ public enum PushPullUp: WireMessage {
             if page != 0 { h.byte(0xB1); h.combine(page) }
         case .push(let s, let at, let rs, let b):
             h.byte(2); h.combine(s); h.combine(at); h.combine(rs.count)
-            for r in rs { r.stableHash(into: &h) }
+            // Rows hashed where they lie (`for r in rs` copied each row out: a retain and release
+            // of every array it owns, per row, per message sent).
+            rs.withUnsafeBufferPointer { b in for k in b.indices { b[k].stableHash(into: &h) } }
             if b != 0 { h.byte(0xB2); h.combine(b) }
         }
     }
@@ -207,7 +209,8 @@ public enum PushPullDown: WireMessage {
         switch self {
         case .pulled(let s, let ch, let del, let ts, let more, let page):
             h.byte(1); h.combine(s); h.combine(ch.count)
-            for r in ch { r.stableHash(into: &h) }
+            // Rows hashed where they lie, as in `PushPullUp.stableHash`.
+            ch.withUnsafeBufferPointer { b in for k in b.indices { b[k].stableHash(into: &h) } }
             h.combine(del.count)
             for d in del { h.combine(d.raw) }
             h.combine(ts)
@@ -215,7 +218,7 @@ public enum PushPullDown: WireMessage {
             if more || page != 0 { h.byte(0xB3); h.combine(more); h.combine(page) }
         case .pushed(let s, let rs, let b):
             h.byte(2); h.combine(s); h.combine(rs.count)
-            for r in rs { r.stableHash(into: &h) }
+            rs.withUnsafeBufferPointer { b in for k in b.indices { b[k].stableHash(into: &h) } }
             if b != 0 { h.byte(0xB4); h.combine(b) }
         case .pushRejected(let s, let why): h.byte(3); h.combine(s); h.combine(why)
         }

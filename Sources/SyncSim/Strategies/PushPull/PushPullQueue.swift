@@ -108,12 +108,32 @@ public struct OperationQueue: Hashable, Sendable {
     /// For a push batch: each entity's outstanding writes (each once, in queue order), and
     /// their rows marked as being sent — `outstandingWrites(on:)` then `markSending(_:)` per
     /// entity, in one pass over the queue instead of two per entity.
+    ///
+    /// Each row's entity is looked up in a table by entity id (ids are small: a run's), not a
+    /// hashed dictionary: hashing every outstanding row's entity cost more than the rest of
+    /// building the batch. Ids too large for a table fall back to the dictionary.
     mutating func takeForSending(_ es: [EntityID]) -> [[WriteID]] {
+        var top: UInt32 = 0
+        for e in es where e.raw > top { top = e.raw }
+        let dense = Int(top) < 1_024 + 8 * es.count
+        var table: [Int32] = []
         var slot: [EntityID: Int] = [:]
-        for (i, e) in es.enumerated() { slot[e] = i }
+        if dense {
+            table = [Int32](repeating: -1, count: Int(top) + 1)
+            for (i, e) in es.enumerated() { table[Int(e.raw)] = Int32(i) }
+        } else {
+            for (i, e) in es.enumerated() { slot[e] = i }
+        }
         var out = [[WriteID]](repeating: [], count: es.count)
         for i in rows.indices where rows[i].isOutstanding {
-            guard let k = slot[rows[i].entity] else { continue }
+            let e = rows[i].entity
+            let found: Int?
+            if dense {
+                found = Int(e.raw) < table.count && table[Int(e.raw)] >= 0 ? Int(table[Int(e.raw)]) : nil
+            } else {
+                found = slot[e]
+            }
+            guard let k = found else { continue }
             if !out[k].contains(rows[i].write) { out[k].append(rows[i].write) }
             rows[i].status = .sending
             rows[i].attempts += 1

@@ -248,7 +248,7 @@ public struct PushPullServer: ServerMachine {
             out(.invalidInput("push of entity \(e.raw) names ids of entity \(mapped.raw)"))
             return .gone
         }
-        if let err = EntityStore.validate(schema.fields(of: ns).compactMap { f in p.record[f].map { FieldAssignment(f, $0) } }, ns, schema: schema) {
+        if let err = EntityStore.validate(assignments(p.record), ns, schema: schema) {
             out(.invalidInput("push of entity \(e.raw): \(err)"))
             return .gone
         }
@@ -436,7 +436,14 @@ public struct PushPullServer: ServerMachine {
         return r
     }
 
+    /// The record's set fields as assignments, in field order. Built into a list reserved for
+    /// every field of its namespace (`compactMap` grew it an element at a time: a reallocation
+    /// or two per pushed row).
     func assignments(_ r: EntityRecord) -> [FieldAssignment] {
-        schema.fields(of: r.namespace).compactMap { f in r[f].map { FieldAssignment(f, $0) } }
+        let fields = schema.fields(of: r.namespace)
+        var out: [FieldAssignment] = []
+        out.reserveCapacity(fields.count)
+        for f in fields { if let v = r[f] { out.append(FieldAssignment(f, v)) } }
+        return out
     }
 }

@@ -82,6 +82,8 @@ public struct PushPullTable: Sendable {
     /// Entities whose row changed since `takeDirty()`, in the order first changed.
     var dirty: [EntityID] = []
     var isDirty: [Bool] = []
+    /// An empty list with capacity, for `takeDirty()` (see `recycle(_:)`).
+    private var dirtySpare: [EntityID] = []
 
     public init() {}
 
@@ -92,7 +94,49 @@ public struct PushPullTable: Sendable {
     /// The table of the rows `persisted` stands for (a restart restores the persisted rows),
     /// every row marked changed, in id order.
     init(_ persisted: Persisted) {
-        for c in persisted.rows.chunks { for r in c { if let r { self[r.entity] = r } } }
+        var rows: [LocalRecord] = []
+        for c in persisted.rows.chunks { for r in c { if let r { rows.append(r) } } }
+        if !fill(rows) { for r in rows { self[r.entity] = r } }
+    }
+
+    /// Sets `rows` into an empty table, as setting them one by one in their order would (the
+    /// same rows, indexes and changed list, the persisted rows taken as a new base), and returns
+    /// true; returns false, changing nothing, unless the table is empty and `rows` ascend
+    /// strictly by id. For a restart (the persisted rows) and a first pull after one without
+    /// persistence (every row of the server): one by one, each row kept every index up to date
+    /// on its own (its old row read, its links compared, the reverse link lists searched), the
+    /// largest cost of a restart.
+    ///
+    /// Exactness: each row is new to its slot, so it is marked changed in order, counted, listed
+    /// as locally changed when it is (ids ascend, so `changedIDs` is appended in order) and
+    /// added to the reverse link list of each of its targets: ids ascend, so appending keeps
+    /// each list ascending, and a target named twice by one row is the list's last entry.
+    @discardableResult
+    mutating func fill(_ rows: [LocalRecord]) -> Bool {
+        guard count == 0, let last = rows.last else { return rows.isEmpty && count == 0 }
+        var prev = -1
+        for k in rows.indices {
+            let i = Int(rows[k].entity.raw)
+            if i <= prev { return false }
+            prev = i
+        }
+        grow(to: Int(last.entity.raw))
+        rows.withUnsafeBufferPointer { rb in
+            for k in rb.indices {
+                let e = rb[k].entity, i = Int(e.raw)
+                markDirty(e)
+                if rb[k].status != .synced { changedIDs.append(e) }
+                Self.forEachTarget(rb[k].record) { t in
+                    let j = Int(t.raw)
+                    if j >= incoming.count { grow(to: j) }
+                    if incoming[j].last != e { incoming[j].append(e) }
+                }
+                slots.chunks[i >> Rows.shift][i & (Rows.chunk - 1)] = rb[k]
+            }
+        }
+        count = rows.count
+        if logging { persisted = Persisted(base: slots) }
+        return true
     }
 
     /// Logs every change from now on into `persisted`, from a base of the rows as they are.
@@ -195,7 +239,7 @@ public struct PushPullTable: Sendable {
         }
     }
 
-    mutating func setSlot(_ e: EntityID, _ new: LocalRecord?) {
+    private mutating func setSlot(_ e: EntityID, _ new: LocalRecord?) {
         let i = Int(e.raw)
         let newStatus = new?.status
         if i >= slots.capacity || i >= incoming.count {
@@ -213,8 +257,7 @@ public struct PushPullTable: Sendable {
         }
         count += (newStatus == nil ? 0 : 1) - (oldStatus == nil ? 0 : 1)
         // The reverse link index, updated only when the targets differ.
-        if oldStatus != nil, newStatus != nil,
-           peek(i, { b, k in b[k]?.record.links == new?.record.links && b[k]?.record.manyLinks == new?.record.manyLinks }) {
+        if oldStatus != nil, let n = new, sameLinks(at: i, as: n) {
             slots.chunks[c][k] = new
             return
         }
@@ -228,6 +271,14 @@ public struct PushPullTable: Sendable {
                 if j >= incoming.count { grow(to: j) }
                 Self.insert(e, into: &incoming[j])
             }
+        }
+    }
+
+    /// Whether the row in slot `i` (which holds one) links to exactly what `n` links to, read in
+    /// place (`OptionalPayload`: `b[k]?.record.links == …` copied the whole row out first).
+    @inline(__always) private func sameLinks(at i: Int, as n: LocalRecord) -> Bool {
+        peek(i) { b, k in
+            OptionalPayload.read(b, k) { $0.pointee.record.links == n.record.links && $0.pointee.record.manyLinks == n.record.manyLinks }
         }
     }
 
@@ -274,11 +325,21 @@ public struct PushPullTable: Sendable {
         if i < isDirty.count && !isDirty[i] { isDirty[i] = true; dirty.append(e) }
     }
 
-    /// The entities changed since the last call, and forgets them.
+    /// The entities changed since the last call, and forgets them. The list is the table's own
+    /// buffer, handed over: give it back with `recycle(_:)` once read, so the next list reuses it
+    /// (returning a copy and emptying the original made a new buffer at every call).
     mutating func takeDirty() -> [EntityID] {
         for e in dirty { isDirty[Int(e.raw)] = false }
-        defer { dirty.removeAll(keepingCapacity: true) }
-        return dirty
+        var out = dirtySpare
+        dirtySpare = []
+        swap(&out, &dirty)
+        return out
+    }
+
+    /// Takes back a list `takeDirty()` returned (emptied here), for its capacity.
+    mutating func recycle(_ list: inout [EntityID]) {
+        list.removeAll(keepingCapacity: true)
+        if list.capacity > dirtySpare.capacity { swap(&list, &dirtySpare) }
     }
 
     /// The rows linking to `t`, ascending.

@@ -197,15 +197,16 @@ public struct ReferenceClient: ClientMachine {
             dirty = true
             // In place: a refused write is rolled back by the table's journal (a copy of the view
             // to apply to cost the whole table once written).
-            var touched: [Int] = []
-            switch view.apply(w.ops, stamp: stamp, version: 0, schema: schema, touched: &touched) {
+            // The slots it puts are noted straight into `overlaid` (dropped again if it fails).
+            let start = overlaid.count
+            switch view.apply(w.ops, stamp: stamp, version: 0, schema: schema, touched: &overlaid) {
             case .success:
-                overlaid.append(contentsOf: touched)
-                viewDirty.append(contentsOf: touched)
+                viewDirty.append(contentsOf: overlaid[start...])
             case .failure(.missing):
                 // Perhaps created elsewhere and not pulled yet: the server decides.
-                break
+                overlaid.removeSubrange(start...)
             case .failure(let why):
+                overlaid.removeSubrange(start...)
                 out(.event(.writeRejected(w.id, why.rejectReason)))
                 return
             }
@@ -383,24 +384,36 @@ public struct ReferenceClient: ClientMachine {
         for g in subs.groups.indices {
             subs.groups[g].changed = false
             if subs.groups[g].members == 0 { continue }
-            let query = subs.groups[g].query
-            if var work = subs.groups[g].result {
-                if !Self.affects(dirty, query, shown: work, view: view.store, schema: schema) { continue }
+            // The result is moved out of its group (`swap`), so `work` is its only holder and a
+            // patch writes into it in place; the query is read where it lies. (Binding copies of
+            // both, `let query = …` and `if var work = …`, retained and released each one's
+            // storage for every group at every change of the view, most of them unaffected.)
+            var work: QueryResult?
+            swap(&work, &subs.groups[g].result)
+            if work != nil {
+                if !Self.affects(dirty, subs.groups[g].query, shown: work!, view: view.store, schema: schema) {
+                    swap(&work, &subs.groups[g].result)
+                    continue
+                }
                 // `work` is the query over the view before the dirty slots changed: patch it
                 // where they are (`ViewPatch`) instead of evaluating it again.
                 if touched == nil { touched = dirty.map { EntityID(UInt32($0)) } }
-                subs.groups[g].result = nil  // `work` is now its only holder: patched in place
-                let changed = ViewPatch.patch(query, &work, touched: touched!, in: view.store, schema: schema,
+                let changed = ViewPatch.patch(subs.groups[g].query, &work!, touched: touched!, in: view.store, schema: schema,
                                               referrers: { Int($0.raw) < incoming.count ? incoming[Int($0.raw)] : [] })
                 // Patched, unchanged, or not patched (`work` untouched): it is the result to keep.
-                subs.groups[g].result = work
+                swap(&work, &subs.groups[g].result)
                 subs.groups[g].changed = changed == true
                 if changed != nil { continue }
             }
-            if let r = query.evaluate(view.store, unlessEqualTo: subs.groups[g].result) {
+            if let r = subs.groups[g].query.evaluate(view.store, unlessEqualTo: subs.groups[g].result) {
                 subs.groups[g].result = r
                 subs.groups[g].changed = true
             }
+        }
+        // The list's buffer goes back for the next changes (nothing was marked meanwhile).
+        if viewDirty.isEmpty {
+            dirty.removeAll(keepingCapacity: true)
+            swap(&dirty, &viewDirty)
         }
         let fromCache = !fresh
         subs.takeYields { out(.event(.subscriptionYielded($0, fromCache: fromCache))) }

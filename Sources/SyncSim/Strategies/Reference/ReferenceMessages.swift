@@ -61,7 +61,8 @@ public enum ReferenceUp: WireMessage {
         switch self {
         case .sync(let r, let b, let c, let m):
             h.byte(1); h.combine(r); h.combine(b); c.stableHash(into: &h); h.combine(m.count)
-            for x in m { x.stableHash(into: &h) }
+            // Hashed where they lie (`for x in m` copied each element out first).
+            m.withUnsafeBufferPointer { p in for k in p.indices { p[k].stableHash(into: &h) } }
         }
     }
 }
@@ -108,9 +109,11 @@ public enum ReferenceDown: WireMessage {
         switch self {
         case .syncReply(let r, let o, let b, let v, let c, let ch):
             h.byte(1); h.combine(r); h.combine(o.count)
-            for x in o { x.stableHash(into: &h) }
+            o.withUnsafeBufferPointer { p in for k in p.indices { p[k].stableHash(into: &h) } }
             h.combine(b); h.combine(v); c.stableHash(into: &h); h.combine(ch.count)
-            for x in ch { x.stableHash(into: &h) }
+            // Changes hashed where they lie: `for x in ch` copied each change out first (a retain
+            // and release of every register array it owns, per change, per reply sent).
+            ch.withUnsafeBufferPointer { p in for k in p.indices { p[k].stableHash(into: &h) } }
         case .poke(let v): h.byte(2); h.combine(v)
         }
     }

@@ -8,8 +8,8 @@ public struct ReferenceServer: ServerMachine {
     /// Bumped by every applied transaction; entities carry the version they last changed at.
     var version: UInt64 = 0
     var nextTx: UInt64 = 1
-    /// Outcome per client write id (looked up, never iterated).
-    var outcomes: [WriteID: ReferenceOutcome] = [:]
+    /// Outcome per client write id (looked up, never iterated; `ReferenceOutcomeTable`).
+    var outcomes = ReferenceOutcomeTable()
     var clock = HybridLogicalClock(node: HLCTimestamp.serverNode)
     /// The highest timestamp seen or issued: client stamps (of writes and request clocks) and the
     /// stamps of admin writes. Replies carry it (never the server's wall clock at reply time: the
@@ -19,6 +19,8 @@ public struct ReferenceServer: ServerMachine {
     /// order (versions ascending): a reply sends what changed since the client's version by
     /// reading this log's tail instead of scanning the whole table.
     var changeLog: [(version: UInt64, slot: Int)] = []
+    /// Empty between commits: `commit`'s list of the slots a write put, kept for its capacity.
+    var scratchTouched: [Int] = []
     /// Clients that have synced at least once: they get pokes.
     var known: [Bool]
     var heardFromClient = false
@@ -89,7 +91,10 @@ public struct ReferenceServer: ServerMachine {
 
     mutating func commit(_ ops: [Op], stamp: HLCTimestamp, writes: [WriteID], origin: Origin,
                          out: inout ServerOutbox<Down>) -> ReferenceOutcome {
+        // A list kept between commits for its capacity (one made per commit cost an allocation).
         var touched: [Int] = []
+        swap(&touched, &scratchTouched)
+        defer { touched.removeAll(keepingCapacity: true); swap(&touched, &scratchTouched) }
         switch table.apply(ops, stamp: stamp, version: version + 1, schema: schema, touched: &touched) {
         case .success(let effective):
             version += 1

@@ -48,19 +48,25 @@ public struct EntityState: Hashable, Sendable, StableHashable {
         return EntityRecord(namespace: namespace, values: values, links: links, manyLinks: many)
     }
 
+    /// Registers read where they lie, by index (`zip` and `for … in` copied each value, a
+    /// string's storage retained and released, and each has-many list): the same words as
+    /// walking `zip(values, valueStamps)`, `zip(links, linkStamps)` and `manyLinks`.
     public func stableHash(into h: inout StableHasher) {
         h.byte(namespace.raw); h.combine(deleted); h.combine(version)
-        for (v, s) in zip(values, valueStamps) {
-            if let v { h.byte(1); v.stableHash(into: &h) } else { h.byte(0) }
-            if let s { h.byte(1); s.stableHash(into: &h) } else { h.byte(0) }
+        for i in 0..<Swift.min(values.count, valueStamps.count) {
+            if values[i] != nil { h.byte(1); values[i]!.stableHash(into: &h) } else { h.byte(0) }
+            if let s = valueStamps[i] { h.byte(1); s.stableHash(into: &h) } else { h.byte(0) }
         }
-        for (l, s) in zip(links, linkStamps) {
-            if let l { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
-            if let s { h.byte(1); s.stableHash(into: &h) } else { h.byte(0) }
+        for i in 0..<Swift.min(links.count, linkStamps.count) {
+            if let l = links[i] { h.byte(1); h.combine(l.raw) } else { h.byte(0) }
+            if let s = linkStamps[i] { h.byte(1); s.stableHash(into: &h) } else { h.byte(0) }
         }
-        for regs in manyLinks {
-            h.combine(regs.count)
-            for g in regs { h.combine(g.target.raw); h.combine(g.present); g.stamp.stableHash(into: &h) }
+        for j in 0..<manyLinks.count {
+            h.combine(manyLinks[j].count)
+            for k in 0..<manyLinks[j].count {
+                let g = manyLinks[j][k]
+                h.combine(g.target.raw); h.combine(g.present); g.stamp.stableHash(into: &h)
+            }
         }
     }
 }
@@ -185,7 +191,9 @@ public struct ReferenceTable: Hashable, Sendable {
                                touched: inout [Int]) -> Result<[Op], ReferenceRefusal> {
         // A write of one step needs no undo: a step is refused before it puts anything.
         var journal = Journal(slots: states.count, undoes: ops.count > 1)
-        defer { touched.append(contentsOf: journal.touched) }
+        swap(&journal.touched, &touched)
+        journal.touchedStart = journal.touched.count
+        defer { swap(&journal.touched, &touched) }
         var effective: [Op] = []
         effective.reserveCapacity(ops.count)
         for op in ops {
@@ -219,11 +227,16 @@ public struct ReferenceTable: Hashable, Sendable {
     /// Without `undoes` (a write of one step: every step is checked, and refused, before it puts
     /// anything, so such a write is never rolled back) only the slots put are noted: saving
     /// each slot's registers and record cost a copy of each and a list to hold them per write.
+    ///
+    /// `touched` is the caller's list, lent for the write (`apply(…touched:)`): this write's slots
+    /// are those from `touchedStart` on. Noting them straight into it saved a list per write (and
+    /// the copy into the caller's list after it).
     struct Journal {
         var saved: [(index: Int, state: EntityState?)] = []
         var slots: Int
         var store = EntityStore.UndoLog()
         var touched: [Int] = []
+        var touchedStart = 0
         let undoes: Bool
         init(slots: Int, undoes: Bool = true) {
             self.slots = slots
@@ -231,17 +244,19 @@ public struct ReferenceTable: Hashable, Sendable {
         }
     }
 
-    /// `put`, noting in `journal` what it replaces.
-    mutating func put(_ id: EntityID, _ s: EntityState, schema: Schema, journal: inout Journal) {
+    /// `put`, noting in `journal` what it replaces. `s` is taken (`consuming`): the caller's
+    /// working copy moves into the slot instead of being copied there and then destroyed.
+    mutating func put(_ id: EntityID, _ s: consuming EntityState, schema: Schema, journal: inout Journal) {
         let i = Int(id.raw)
-        if !journal.touched.contains(i) { journal.touched.append(i) }
+        if !journal.touched[journal.touchedStart...].contains(i) { journal.touched.append(i) }
         if journal.undoes, i < journal.slots, !journal.saved.contains(where: { $0.index == i }) { journal.saved.append((i, states[i])) }
         if i >= states.count { states.append(contentsOf: repeatElement(nil, count: i - states.count + 1)) }
+        let record = s.record(in: schema)
         states[i] = s
         if journal.undoes {
-            store.set(id, s.record(in: schema), undo: &journal.store)
+            store.set(id, record, undo: &journal.store)
         } else {
-            store[id] = s.record(in: schema)
+            store[id] = record
         }
     }
 
@@ -259,16 +274,22 @@ public struct ReferenceTable: Hashable, Sendable {
             var s = self[e] ?? EntityState(namespace: ns, schema: schema)
             if s.deleted { return .failure(.tombstoned(e)) }
             if s.namespace != ns { return .failure(.invalid("entity \(e.raw) is in \(s.namespace.name), not \(ns.name)")) }
-            var won: [FieldAssignment] = []
-            for x in a {
-                let f = Int(x.field.raw)
-                if let old = s.valueStamps[f], old > stamp { continue }
-                s.values[f] = x.value
+            // The assignments that won, listed only once one has lost: usually every one wins,
+            // and the step took effect as it is (the same value, without building a list).
+            var won: [FieldAssignment]?
+            for k in a.indices {
+                let f = Int(a[k].field.raw)
+                if let old = s.valueStamps[f], old > stamp {
+                    if won == nil { won = Array(a[0..<k]) }
+                    continue
+                }
+                s.values[f] = a[k].value
                 s.valueStamps[f] = stamp
-                won.append(x)
+                won?.append(a[k])
             }
             s.version = version
             put(e, s, schema: schema, journal: &journal)
+            guard let won else { return .success(op) }
             if case .create = op { return .success(.create(e, ns, won)) }
             return .success(.update(e, ns, won))
         case .delete(let e, let ns):

@@ -31,6 +31,10 @@ struct SharedAppendLog<Element: Sendable>: @unchecked Sendable {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Which buffer this copy reads (nil: none yet): tests tell an append done in place (the
+    /// same buffer as before) from one that started a buffer of its own.
+    var bufferIdentity: ObjectIdentifier? { buffer.map { ObjectIdentifier($0) } }
+
     /// Appends `x` to this copy (no other copy sees it).
     mutating func append(_ x: Element) {
         if let b = buffer, b.items.count == count {

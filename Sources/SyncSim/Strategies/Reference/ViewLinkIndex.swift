@@ -22,8 +22,12 @@ struct ViewLinkIndex: Hashable, Sendable {
 
     /// Brings slot `i`'s entries up to date with its record in `store` (none if it has none).
     mutating func update(_ i: Int, in store: EntityStore) {
-        // Most updates change a field, not a link: told without building the target list.
-        if Self.sameTargets(i < targets.count ? targets[i] : [], i, in: store) { return }
+        // Most updates change a field, not a link: told without building the target list (the
+        // old list and the record read in place).
+        let same: Bool = i < targets.count
+            ? targets[i].withUnsafeBufferPointer { Self.sameTargets($0, i, in: store) }
+            : Self.sameTargets(UnsafeBufferPointer(start: nil, count: 0), i, in: store)
+        if same { return }
         var new: [EntityID] = []
         store.records.withUnsafeBufferPointer { rb in
             guard i < rb.count, rb[i]?.namespace != nil else { return }
@@ -56,32 +60,34 @@ struct ViewLinkIndex: Hashable, Sendable {
 
     /// Whether the targets of slot `i`'s record (none without one) are exactly `old` (ascending,
     /// each once), read in place: every target is in `old`, and every one of `old` is a target.
-    static func sameTargets(_ old: [EntityID], _ i: Int, in store: EntityStore) -> Bool {
-        // Records are read in place (`rb[i]?.…`): binding one would copy it.
+    static func sameTargets(_ old: UnsafeBufferPointer<EntityID>, _ i: Int, in store: EntityStore) -> Bool {
+        // The record is read through a pointer to it (`OptionalPayload`): reading its links
+        // through the optional (`rb[i]?.links[k]`) copied it, or its arrays, at each read.
         store.records.withUnsafeBufferPointer { rb in
             guard i < rb.count, rb[i]?.namespace != nil else { return old.isEmpty }
-            func has(_ t: EntityID) -> Bool {
-                let k = ViewPatch.lowerBound(old.count) { old[$0] < t }
-                return k < old.count && old[k] == t
-            }
-            var n = 0
-            for k in 0..<(rb[i]?.links.count ?? 0) {
-                guard case let t?? = rb[i]?.links[k] else { continue }
-                if !has(t) { return false }
-                n += 1
-            }
-            for m in 0..<(rb[i]?.manyLinks.count ?? 0) {
-                for k in 0..<(rb[i]?.manyLinks[m].count ?? 0) {
-                    guard let t = rb[i]?.manyLinks[m][k] else { continue }
+            return OptionalPayload.read(rb, i) { r in
+                func has(_ t: EntityID) -> Bool {
+                    let k = ViewPatch.lowerBound(old.count) { old[$0] < t }
+                    return k < old.count && old[k] == t
+                }
+                var n = 0
+                for k in 0..<r.pointee.links.count {
+                    guard let t = r.pointee.links[k] else { continue }
                     if !has(t) { return false }
                     n += 1
                 }
+                for m in 0..<r.pointee.manyLinks.count {
+                    for k in 0..<r.pointee.manyLinks[m].count {
+                        if !has(r.pointee.manyLinks[m][k]) { return false }
+                        n += 1
+                    }
+                }
+                // Every target is in `old`; the same sets if every one of `old` is a target too
+                // (the count tells most differences first).
+                if n != old.count { return false }
+                for t in old where !r.pointee.refers(to: t) { return false }
+                return true
             }
-            // Every target is in `old`; the same sets if every one of `old` is a target too
-            // (the count tells most differences first).
-            if n != old.count { return false }
-            for t in old where rb[i]?.refers(to: t) != true { return false }
-            return true
         }
     }
 
