@@ -189,15 +189,15 @@ public struct ConflictPromptClient: ClientMachine {
     /// list whose overlay was taken at the same count and answer needs no comparison of it
     /// (`CPListRender.Overlay.Key`; derived, never observable).
     var overlayEpoch: UInt64 = 0
-    /// What a redraw works out for one list before it draws any (`refreshViews`): plain words
-    /// but the held records, in a buffer the client keeps between redraws (`planScratch`).
+    /// What a redraw works out for one list before it draws any (`refreshViews`): plain words,
+    /// in a buffer the client keeps between redraws (`planScratch`). The held records it lays
+    /// over its answer are kept beside it (`planHoldsScratch`), so reading a plan, which the
+    /// search for a list's leader does for every list drawn before it, counts no references.
     struct RedrawPlan: Sendable {
         /// Where the list's shown result lived before the redraw (taken without a reference).
         var before: CPShownID
         var answer: CPAnswerID
         var group: Int
-        /// The held records it lays over its answer now.
-        var holds: [Hold] = []
         /// The list it shows the result of (-1: none).
         var follows = -1
         /// Drawn in this redraw (it has an answer, is not left as it is, and follows none).
@@ -210,6 +210,7 @@ public struct ConflictPromptClient: ClientMachine {
     /// `refreshViews`' plans and drawn lists, emptied after each redraw and kept for their
     /// capacity (derived, never observable).
     var planScratch: [RedrawPlan] = []
+    var planHoldsScratch: [[Hold]] = []
     var drawnScratch: [Int] = []
     /// `overlayEpoch` and `knownEpoch` when the lists were last all redrawn (`refreshViews`):
     /// while both are unchanged, every list shows what a redraw would draw, so a list opened
@@ -783,8 +784,12 @@ public struct ConflictPromptClient: ClientMachine {
                 if let b = views[i].base, snap.asOf < b.asOf { continue }
                 touched[i] = true
                 // (The list is changed in place: a copy of it cost a retain and a release of
-                // every piece of its kept render state.)
-                views[i].holds.removeAll { !pending.contains($0.entity) }
+                // every piece of its kept render state. Its held records are changed only when
+                // they change: the render state shares their storage, so a change copies them,
+                // and the redraw then compares them record by record instead of by storage.)
+                if views[i].holds.contains(where: { !pending.contains($0.entity) }) {
+                    views[i].holds.removeAll { !pending.contains($0.entity) }
+                }
                 // An answer in the storage of the one before holds every record it held.
                 if let old = views[i].base, !CPListRender.sameBuffers(old.result, snap.result) {
                     let from = views[i].answer, to = CPAnswerID(snap)
@@ -800,11 +805,14 @@ public struct ConflictPromptClient: ClientMachine {
                         heldAcross.append((from, to, d))
                         differ = d
                     }
+                    var held = false
                     for h in differ where !views[i].holds.contains(where: { $0.entity == h.entity }) {
                         views[i].holds.append(h)
+                        held = true
                         markRemoteChange(h.entity, snap, out: &out)
                     }
-                    views[i].holds.sort { $0.entity < $1.entity }
+                    // (Sorted already unless a record was added: one hold per entity.)
+                    if held { views[i].holds.sort { $0.entity < $1.entity } }
                 }
                 views[i].base = snap
                 views[i].fromCache = false
@@ -1102,10 +1110,13 @@ public struct ConflictPromptClient: ClientMachine {
         // drawn (not following another), in buffers kept between redraws: a redraw allocates
         // nothing of its own.
         var plans: [RedrawPlan] = []
+        var planHolds: [[Hold]] = []
         var drawn: [Int] = []
         swap(&plans, &planScratch)
+        swap(&planHolds, &planHoldsScratch)
         swap(&drawn, &drawnScratch)
         plans.reserveCapacity(views.count)
+        planHolds.reserveCapacity(views.count)
         for i in views.indices {
             // What the redraw reads of the list, read in place (reading `views[i]`'s fields
             // one by one copied the whole list state, its kept render state included).
@@ -1117,14 +1128,15 @@ public struct ConflictPromptClient: ClientMachine {
             var plan = RedrawPlan(before: look.shown, answer: look.answer, group: look.group)
             guard look.answer.present, !(skipping && !touched![i]) else {
                 plans.append(plan)
+                planHolds.append([])
                 continue
             }
-            plan.holds = Self.heldNow(look.holds, pending)
+            let holds = Self.heldNow(look.holds, pending)
             // An earlier list it shows the same result as: the same query (group) over the same
             // answer (one storage, one `asOf`) with the same held records. Everything else a
             // list is drawn from (known copies, confirmations, the queue) is the client's, the
             // same for every list.
-            for d in drawn where plans[d].answer == look.answer && plans[d].group == look.group && plans[d].holds == plan.holds {
+            for d in drawn where plans[d].answer == look.answer && plans[d].group == look.group && planHolds[d] == holds {
                 plan.follows = d
                 break
             }
@@ -1133,6 +1145,7 @@ public struct ConflictPromptClient: ClientMachine {
                 drawn.append(i)
             }
             plans.append(plan)
+            planHolds.append(holds)
         }
         // A list that showed what its leader showed (the same storage) lets go of it before the
         // leader is drawn, and takes the leader's result after: the leader's kept result is then
@@ -1162,7 +1175,7 @@ public struct ConflictPromptClient: ClientMachine {
             }
             guard plans[i].leads else { continue }
             let base = views[i].base!
-            if let shown = Self.renderView(&views[i], base, pending, holds: plans[i].holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+            if let shown = Self.renderView(&views[i], base, pending, holds: planHolds[i], confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
                 plans[i].changed = true
@@ -1170,8 +1183,10 @@ public struct ConflictPromptClient: ClientMachine {
             }
         }
         plans.removeAll(keepingCapacity: true)
+        planHolds.removeAll(keepingCapacity: true)
         drawn.removeAll(keepingCapacity: true)
         swap(&plans, &planScratch)
+        swap(&planHolds, &planHoldsScratch)
         swap(&drawn, &drawnScratch)
         knownLog.removeAll(keepingCapacity: true)
         knownLogEpoch = knownEpoch
@@ -1286,7 +1301,7 @@ public struct ConflictPromptClient: ClientMachine {
     /// again), the result patched where slots changed. Same results as `render`.
     static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], holds: [Hold], confirmed: [Confirmed], queue: [Entry],
                            overlayEpoch: UInt64, known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
-        let late = confirmed.filter { $0.txID > base.asOf }
+        let late = Self.late(confirmed, after: base.asOf)
         let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
         let overlay = CPListRender.Overlay(late: late, queue: queue, key: .init(epoch: overlayEpoch, asOf: base.asOf))
         if v.render != nil, let knownChanged {
@@ -1306,6 +1321,14 @@ public struct ConflictPromptClient: ClientMachine {
         if v.shown == next { return nil }
         v.shown = next
         return next
+    }
+
+    /// The confirmations an answer as of `asOf` may not show yet (`txID > asOf`): `confirmed`
+    /// itself, its storage shared, when every one is late (a filter built a new array on every
+    /// redraw of every list).
+    static func late(_ confirmed: [Confirmed], after asOf: UInt64) -> [Confirmed] {
+        if confirmed.allSatisfy({ $0.txID > asOf }) { return confirmed }
+        return confirmed.filter { $0.txID > asOf }
     }
 
     /// What `redrawKept` did: the kept state is up to date and the list shows `shown` (the
