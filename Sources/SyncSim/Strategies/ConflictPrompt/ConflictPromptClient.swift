@@ -21,10 +21,14 @@ public struct ConflictPromptClient: ClientMachine {
             let expect: [CPExpectation]
             let merged: [Op]?
             let fields: [CPFieldSnapshot]
+            /// Where `ops` lives (`CPListRender.storageID`): a list's redraw tells the row's steps
+            /// from the ones it laid by this word, reading no array.
+            let opsID: UInt
 
             init(writes: [WriteID], ops: [Op], expect: [CPExpectation], merged: [Op]?, fields: [CPFieldSnapshot]) {
                 self.writes = writes
                 self.ops = ops
+                opsID = CPListRender.storageID(ops)
                 self.expect = expect
                 self.merged = merged
                 self.fields = fields
@@ -212,6 +216,15 @@ public struct ConflictPromptClient: ClientMachine {
     var planScratch: [RedrawPlan] = []
     var planHoldsScratch: [[Hold]] = []
     var drawnScratch: [Int] = []
+    /// How often the redraw's shortcuts were taken (derived, never observable): the tests read
+    /// it to tell that a shortcut still runs, not only that what it draws is right.
+    struct RedrawShortcuts: Sendable {
+        /// Lists an answer's redraw left as they were (`refreshViews`' `touched`).
+        var listsLeft = 0
+        /// Lists opened and drawn alone (`refreshOpened`).
+        var openedAlone = 0
+    }
+    var shortcuts = RedrawShortcuts()
     /// `overlayEpoch` and `knownEpoch` when the lists were last all redrawn (`refreshViews`):
     /// while both are unchanged, every list shows what a redraw would draw, so a list opened
     /// then is drawn alone (`refreshOpened`). Nil: unknown (derived, never observable).
@@ -780,8 +793,10 @@ public struct ConflictPromptClient: ClientMachine {
                     out(.event(.invalidInput("result for \(s) without one version per entry")))
                     continue
                 }
-                // Datagrams reorder: never go back to an older answer.
-                if let b = views[i].base, snap.asOf < b.asOf { continue }
+                // Datagrams reorder: never go back to an older answer. (The list's answer words,
+                // read in place: binding `views[i].base` copied its snapshot, for every list.)
+                let from = views.withUnsafeBufferPointer { $0[i].answer }
+                if from.present, snap.asOf < from.asOf { continue }
                 touched[i] = true
                 // (The list is changed in place: a copy of it cost a retain and a release of
                 // every piece of its kept render state. Its held records are changed only when
@@ -790,9 +805,11 @@ public struct ConflictPromptClient: ClientMachine {
                 if views[i].holds.contains(where: { !pending.contains($0.entity) }) {
                     views[i].holds.removeAll { !pending.contains($0.entity) }
                 }
-                // An answer in the storage of the one before holds every record it held.
-                if let old = views[i].base, !CPListRender.sameBuffers(old.result, snap.result) {
-                    let from = views[i].answer, to = CPAnswerID(snap)
+                // An answer in the storage of the one before holds every record it held (equal
+                // words: `CPListRender.sameBuffers` of the two results).
+                let to = CPAnswerID(snap)
+                if from.present, from.result != to.result {
+                    let old = views[i].base!
                     let differ: [Hold]
                     if let k = heldAcross.firstIndex(where: { $0.old == from && $0.new == to }) {
                         differ = heldAcross[k].holds
@@ -1127,6 +1144,7 @@ public struct ConflictPromptClient: ClientMachine {
             }
             var plan = RedrawPlan(before: look.shown, answer: look.answer, group: look.group)
             guard look.answer.present, !(skipping && !touched![i]) else {
+                if look.answer.present { shortcuts.listsLeft &+= 1 }
                 plans.append(plan)
                 planHolds.append([])
                 continue
@@ -1205,6 +1223,7 @@ public struct ConflictPromptClient: ClientMachine {
             (vb[i].answer, vb[i].group, vb[i].holds)
         }
         guard look.answer.present else { return }
+        shortcuts.openedAlone &+= 1
         let holds = Self.heldNow(look.holds, pending)
         let leader: Int? = views.withUnsafeBufferPointer { vb -> Int? in
             for j in 0..<vb.count where j != i && vb[j].answer == look.answer && vb[j].group == look.group && CPShownID(vb[j].shown).shown

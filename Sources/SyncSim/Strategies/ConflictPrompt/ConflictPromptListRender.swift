@@ -39,6 +39,9 @@ struct CPListRender: Sendable {
     var store: EntityStore
     /// The overlay: each late confirmation's steps, then each queued row's, as last laid.
     var chunks: [[Op]]
+    /// Where each chunk of `chunks` lives (`storageID`), in order: the search for the chunks
+    /// that left or arrived compares these words first (`sameChunk`), with no reference counted.
+    var chunkIDs: [UInt] = []
     /// The slots each step of `chunks` reads and writes, one per step in overlay order: the
     /// passes that find which steps to replay walk this flat table (no step copied, no
     /// reference counted), and fetch a step from `chunks` only to lay it.
@@ -104,11 +107,23 @@ struct CPListRender: Sendable {
         var count: Int { late.count + queue.count }
         @inline(__always) subscript(i: Int) -> [Op] { i < late.count ? late[i].ops : queue[i - late.count].ops }
         var chunks: [[Op]] { (0..<count).map { self[$0] } }
+        /// `storageID(self[i])`; a queued row's is kept in its payload.
+        @inline(__always) func id(_ i: Int) -> UInt {
+            if i < late.count { return CPListRender.storageID(late[i].ops) }
+            return queue.withUnsafeBufferPointer { $0[i - late.count].payload.opsID }
+        }
     }
+
+    /// Where an array of steps lives (its storage's address). Two arrays alive at once with the
+    /// same word share their storage, so they are equal (empty arrays all share one).
+    @inline(__always)
+    static func storageID(_ a: [Op]) -> UInt { a.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+
 
     /// Takes `overlay` as the chunks laid, with their step table.
     mutating func take(_ overlay: Overlay) {
         chunks = overlay.chunks
+        chunkIDs = chunks.map { Self.storageID($0) }
         steps.removeAll(keepingCapacity: true)
         links.removeAll(keepingCapacity: true)
         appendSteps(of: overlay, from: 0)
@@ -132,6 +147,7 @@ struct CPListRender: Sendable {
             for k in (lo + rows.count)..<steps.count { steps[k].chunk += delta }
         }
         chunks.replaceSubrange(removed, with: added.map { overlay[$0] })
+        chunkIDs.replaceSubrange(removed, with: added.map { overlay.id($0) })
         links.removeAll(keepingCapacity: true)
         for t in steps where t.isLink { links.append((t.entity, t.target)) }
         overlayKey = overlay.key
@@ -162,7 +178,7 @@ struct CPListRender: Sendable {
                 n += 1
             }
         }
-        return n == steps.count && l == links.count
+        return n == steps.count && l == links.count && chunkIDs == chunks.map { Self.storageID($0) }
     }
 
     /// Adds the step table rows of `overlay`'s chunks from `first` on.
@@ -288,8 +304,15 @@ struct CPListRender: Sendable {
             assert(chunks == overlay.chunks, "an overlay key named changed chunks")
             p = oldCount
         } else {
-            while p < oldCount && p < newCount && Self.same(chunks[p], overlay[p]) { p += 1 }
-            while s < oldCount - p && s < newCount - p && Self.same(chunks[oldCount - 1 - s], overlay[newCount - 1 - s]) { s += 1 }
+            // Chunk `i` is `overlay[j]` when their storage words are equal (the render holds its
+            // chunks and the overlay its own, so equal words are one storage), else by value.
+            chunkIDs.withUnsafeBufferPointer { ids in
+                while p < oldCount && p < newCount && (ids[p] == overlay.id(p) || Self.same(chunks[p], overlay[p])) { p += 1 }
+                while s < oldCount - p && s < newCount - p
+                        && (ids[oldCount - 1 - s] == overlay.id(newCount - 1 - s) || Self.same(chunks[oldCount - 1 - s], overlay[newCount - 1 - s])) {
+                    s += 1
+                }
+            }
         }
         let removed = p..<(oldCount - s), added = p..<(newCount - s)
         if w.dirty.isEmpty && removed.isEmpty && added.isEmpty {
@@ -306,7 +329,10 @@ struct CPListRender: Sendable {
                     touched.append(c[k].entity)
                 }
             }
-            for i in added { chunks.append(overlay[i]) }
+            for i in added {
+                chunks.append(overlay[i])
+                chunkIDs.append(overlay.id(i))
+            }
             appendSteps(of: overlay, from: added.lowerBound)
             overlayKey = overlay.key
             assert(stepsMatchChunks && chunks == overlay.chunks, "appended chunks or steps differ from the overlay")
