@@ -822,14 +822,22 @@ public struct ConflictPromptClient: ClientMachine {
                         heldAcross.append((from, to, d))
                         differ = d
                     }
-                    var held = false
-                    for h in differ where !views[i].holds.contains(where: { $0.entity == h.entity }) {
-                        views[i].holds.append(h)
-                        held = true
-                        markRemoteChange(h.entity, snap, out: &out)
+                    if views[i].holds.isEmpty {
+                        // `differ` itself (ascending, as `pending` is): every list of the query
+                        // moving between the same two answers then holds one storage, which the
+                        // redraw tells equal without comparing records.
+                        if !differ.isEmpty { views[i].holds = differ }
+                        for h in differ { markRemoteChange(h.entity, snap, out: &out) }
+                    } else {
+                        var held = false
+                        for h in differ where !views[i].holds.contains(where: { $0.entity == h.entity }) {
+                            views[i].holds.append(h)
+                            held = true
+                            markRemoteChange(h.entity, snap, out: &out)
+                        }
+                        // (Sorted already unless a record was added: one hold per entity.)
+                        if held { views[i].holds.sort { $0.entity < $1.entity } }
                     }
-                    // (Sorted already unless a record was added: one hold per entity.)
-                    if held { views[i].holds.sort { $0.entity < $1.entity } }
                 }
                 views[i].base = snap
                 views[i].fromCache = false

@@ -81,14 +81,15 @@ struct CPListRender: Sendable {
         var selected: [Bool] = []
         var before: [EntityRecord?] = []
 
-        /// Empties every buffer, keeping its capacity (and releasing the records held).
+        /// Empties every buffer, keeping its capacity (and releasing the records held). Empty
+        /// ones are left alone: emptying one costs a call and, for one never used, a new buffer.
         mutating func clear() {
             dirty.removeAll()
             lost.removeAll()
-            underChanges.removeAll(keepingCapacity: true)
-            extra.removeAll(keepingCapacity: true)
-            selected.removeAll(keepingCapacity: true)
-            before.removeAll(keepingCapacity: true)
+            if !underChanges.isEmpty { underChanges.removeAll(keepingCapacity: true) }
+            if !extra.isEmpty { extra.removeAll(keepingCapacity: true) }
+            if !selected.isEmpty { selected.removeAll(keepingCapacity: true) }
+            if !before.isEmpty { before.removeAll(keepingCapacity: true) }
         }
     }
 
@@ -259,27 +260,24 @@ struct CPListRender: Sendable {
     /// `knownChanged`: the slots of `known` changed since the last redraw.
     mutating func update(query: Query, base newBase: QueryResult, holds newHolds: [ConflictPromptClient.Hold], overlay: Overlay,
                          knownChanged: [EntityID], known: EntityStore, schema: Schema) -> Change? {
-        var w = Scratch()
-        swap(&w, &scratch)
-        defer {
-            w.clear()
-            swap(&w, &scratch)
-        }
+        // (The buffers are used where they lie, `scratch.…`: moving them out and back in cost a
+        // destroy of the empty set left behind.)
+        defer { scratch.clear() }
         // 1. Slots of `under` that change: answer entries that differ, holds that came, went or changed.
         let baseChanged = !Self.sameBuffers(base, newBase)
         var baseContentChanged = false
         if baseChanged {
-            guard let f = Self.diff(base.entries, newBase, query: query, oldFix: fix, into: &w.underChanges) else { return nil }
+            guard let f = Self.diff(base.entries, newBase, query: query, oldFix: fix, into: &scratch.underChanges) else { return nil }
             fix = f
-            baseContentChanged = !w.underChanges.isEmpty || base.roots != newBase.roots
+            baseContentChanged = !scratch.underChanges.isEmpty || base.roots != newBase.roots
         }
         let holdsChanged = holds != newHolds
         if holdsChanged {
-            for h in holds { w.underChanges.append(h.entity) }
-            for h in newHolds { w.underChanges.append(h.entity) }
+            for h in holds { scratch.underChanges.append(h.entity) }
+            for h in newHolds { scratch.underChanges.append(h.entity) }
         }
         if baseChanged || holdsChanged {
-            for x in w.underChanges where w.dirty.insert(x) {
+            for x in scratch.underChanges where scratch.dirty.insert(x) {
                 if let h = newHolds.last(where: { $0.entity == x }) {
                     under[x] = h.record
                 } else {
@@ -292,7 +290,7 @@ struct CPListRender: Sendable {
         // 2. `known` copies the overlay may have read: it reads one only for its own steps'
         //    entities (which `written` holds), when the store lacks the entity, so never for one
         //    the answer or a hold has unless the overlay deleted it.
-        for x in knownChanged where written.contains(x) && (!under.contains(x) || deleted.contains(x)) { w.dirty.insert(x) }
+        for x in knownChanged where written.contains(x) && (!under.contains(x) || deleted.contains(x)) { scratch.dirty.insert(x) }
 
         // 3. Overlay chunks that left or arrived: the common prefix and suffix stay. The same
         //    key as the last overlay's says they all stay, without comparing them.
@@ -315,17 +313,17 @@ struct CPListRender: Sendable {
             }
         }
         let removed = p..<(oldCount - s), added = p..<(newCount - s)
-        if w.dirty.isEmpty && removed.isEmpty && added.isEmpty {
+        if scratch.dirty.isEmpty && removed.isEmpty && added.isEmpty {
             overlayKey = overlay.key
             return Change(touched: [], baseChanged: baseContentChanged)
         }
-        if w.dirty.isEmpty && removed.isEmpty && s == 0 {
+        if scratch.dirty.isEmpty && removed.isEmpty && s == 0 {
             // Only steps appended: laid over what is there.
             var touched: [EntityID] = []
             for i in added {
                 let c = overlay[i]
                 for k in 0..<c.count {
-                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &w.extra)
+                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &scratch.extra)
                     touched.append(c[k].entity)
                 }
             }
@@ -336,19 +334,19 @@ struct CPListRender: Sendable {
             appendSteps(of: overlay, from: added.lowerBound)
             overlayKey = overlay.key
             assert(stepsMatchChunks && chunks == overlay.chunks, "appended chunks or steps differ from the overlay")
-            return Change(touched: touched + w.extra, baseChanged: baseContentChanged)
+            return Change(touched: touched + scratch.extra, baseChanged: baseContentChanged)
         }
         // A removed delete cleared links the overlay no longer clears: replay it all.
         var full = false
         for i in removed {
             for op in chunks[i] {
                 if case .delete = op { full = true }
-                Self.slots(of: op) { w.dirty.insert($0) }
+                Self.slots(of: op) { scratch.dirty.insert($0) }
             }
         }
         for i in added {
             for op in overlay[i] {
-                Self.slots(of: op) { w.dirty.insert($0) }
+                Self.slots(of: op) { scratch.dirty.insert($0) }
             }
         }
         if !removed.isEmpty || !added.isEmpty { splice(removed: removed, added: added, of: overlay) } else { overlayKey = overlay.key }
@@ -359,25 +357,25 @@ struct CPListRender: Sendable {
         //    a dirty slot may link to it (its record in `under` or `known` does, or a link step
         //    of the overlay sets such a link); it then writes its entity and every slot a delete
         //    cleared (what it cleared the last time may differ from what it clears now).
-        w.selected.append(contentsOf: repeatElement(full, count: total))
+        scratch.selected.append(contentsOf: repeatElement(full, count: total))
         if !full {
             var grew = true
             while grew {
                 grew = false
-                for k in 0..<total where !w.selected[k] {
+                for k in 0..<total where !scratch.selected[k] {
                     let t = steps[k]
                     if t.isDelete {
-                        guard w.dirty.contains(t.entity) || Self.mayLink(w.dirty.members, to: t.entity, under: under, links: links, known: known) else { continue }
-                        w.selected[k] = true
-                        if w.dirty.insert(t.entity) { grew = true }
+                        guard scratch.dirty.contains(t.entity) || Self.mayLink(scratch.dirty.members, to: t.entity, under: under, links: links, known: known) else { continue }
+                        scratch.selected[k] = true
+                        if scratch.dirty.insert(t.entity) { grew = true }
                         // What it cleared before is laid again from `under`.
-                        for x in cleared.members where w.dirty.insert(x) { grew = true }
+                        for x in cleared.members where scratch.dirty.insert(x) { grew = true }
                         continue
                     }
-                    guard w.dirty.contains(t.entity) || (t.isLink && w.dirty.contains(t.target)) else { continue }
-                    w.selected[k] = true
-                    if w.dirty.insert(t.entity) { grew = true }
-                    if t.isLink && w.dirty.insert(t.target) { grew = true }
+                    guard scratch.dirty.contains(t.entity) || (t.isLink && scratch.dirty.contains(t.target)) else { continue }
+                    scratch.selected[k] = true
+                    if scratch.dirty.insert(t.entity) { grew = true }
+                    if t.isLink && scratch.dirty.insert(t.target) { grew = true }
                 }
             }
         }
@@ -386,16 +384,16 @@ struct CPListRender: Sendable {
         //    slot the overlay wrote (the slots it cleared are changed, their old records gone).
         replay: while true {
             if full {
-                written.forEach { w.dirty.insert($0) }
+                written.forEach { scratch.dirty.insert($0) }
                 for t in steps {
-                    w.dirty.insert(t.entity)
-                    if t.isLink { w.dirty.insert(t.target) }
+                    scratch.dirty.insert(t.entity)
+                    if t.isLink { scratch.dirty.insert(t.target) }
                 }
-                for k in w.selected.indices { w.selected[k] = true }
+                for k in scratch.selected.indices { scratch.selected[k] = true }
             }
-            let members = w.dirty.members
+            let members = scratch.dirty.members
             for n in 0..<members.count {
-                if n >= w.before.count { w.before.append(store[members[n]]) }
+                if n >= scratch.before.count { scratch.before.append(store[members[n]]) }
                 store[members[n]] = under[members[n]]
             }
             if full {
@@ -403,19 +401,19 @@ struct CPListRender: Sendable {
                 deleted = CPSlotSet()
                 cleared = CPSlotSet()
             }
-            for k in 0..<total where w.selected[k] {
+            for k in 0..<total where scratch.selected[k] {
                 let t = steps[k]
-                let mark = w.extra.count
-                Self.lay(chunks[t.chunk][t.index], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &w.extra)
-                if !full && w.extra.count > mark {
+                let mark = scratch.extra.count
+                Self.lay(chunks[t.chunk][t.index], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &scratch.extra)
+                if !full && scratch.extra.count > mark {
                     var outside = false
-                    for x in w.extra[mark...] where !w.dirty.contains(x) { outside = true }
+                    for x in scratch.extra[mark...] where !scratch.dirty.contains(x) { outside = true }
                     if outside {
-                        for x in w.extra where w.dirty.insert(x) {
-                            w.lost.insert(x)
-                            w.before.append(nil)
+                        for x in scratch.extra where scratch.dirty.insert(x) {
+                            scratch.lost.insert(x)
+                            scratch.before.append(nil)
                         }
-                        w.extra.removeAll(keepingCapacity: true)
+                        scratch.extra.removeAll(keepingCapacity: true)
                         full = true
                         continue replay
                     }
@@ -424,8 +422,8 @@ struct CPListRender: Sendable {
             break
         }
         var touched: [EntityID] = []
-        for (n, x) in w.dirty.members.enumerated() where w.lost.contains(x) || w.before[n] != store[x] { touched.append(x) }
-        for x in w.extra where !w.dirty.contains(x) { touched.append(x) }
+        for (n, x) in scratch.dirty.members.enumerated() where scratch.lost.contains(x) || scratch.before[n] != store[x] { touched.append(x) }
+        for x in scratch.extra where !scratch.dirty.contains(x) { touched.append(x) }
         return Change(touched: touched, baseChanged: baseContentChanged)
     }
 
@@ -565,6 +563,7 @@ struct CPSlotSet: Sendable {
 
     /// Empties the set, keeping its storage: only the words its members set are cleared.
     mutating func removeAll() {
+        if members.isEmpty { return }
         for x in members { words[Int(x.raw >> 6)] = 0 }
         members.removeAll(keepingCapacity: true)
     }
