@@ -231,6 +231,11 @@ public struct ConflictPromptClient: ClientMachine {
     var refreshedAt: (overlay: UInt64, known: UInt64)?
     /// `pendingEntities()` as of an `overlayEpoch` (derived, never observable; `pendingNow`).
     var pendingMemo: (epoch: UInt64, entities: [EntityID])?
+    /// Counts the changes of `queue` that can change `pendingEntities()`: a row added, removed
+    /// or replaced (a flag or a rebased version cannot). `pendingMemo` is kept by it, not by
+    /// `overlayEpoch`: most changes of the queue mark a row sent or rebase its versions, and
+    /// each made the next redraw walk the whole queue again (derived, never observable).
+    var pendingEpoch: UInt64 = 0
     var conflictsRaised: UInt32 = 0
     /// `/tasks/sync`'s last `serverUpdatedSince`, sent as `last_sync` (`ConflictPromptTaskSync`).
     var lastTaskSync: UInt64 = 0
@@ -274,6 +279,7 @@ public struct ConflictPromptClient: ClientMachine {
         incarnation = context.incarnation
         if let d = durable {
             queue = d.queue
+            pendingEpoch &+= 1
             pendingWriteList = d.queue.flatMap(\.writes)
             cache = d.cache
             known = d.knownChunks.store
@@ -325,6 +331,7 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func removeHead() {
         let n = queue[0].writes.count
         queue.removeFirst()
+        pendingEpoch &+= 1
         pendingWriteList.removeFirst(n)
     }
 
@@ -458,6 +465,7 @@ public struct ConflictPromptClient: ClientMachine {
             return
         }
         let row = queue.remove(at: i)
+        pendingEpoch &+= 1
         pendingWriteList = queue.flatMap(\.writes)
         if notes { out(.note("drop oldest: unsent row \(row.key) pruned (\(queue.count) of \(cap) rows left)")) }
         persist(out: &out)
@@ -476,6 +484,7 @@ public struct ConflictPromptClient: ClientMachine {
         // Consecutive updates of one entity coalesce into the last row, if it was never sent.
         if let merged = coalesce(w) {
             queue[queue.count - 1] = merged
+            pendingEpoch &+= 1
             pendingWriteList.append(w.id)
             if notes { out(.note("\(w.id) coalesced into the unsent row \(merged.key) (\(merged.writes.count) writes)")) }
             persist(out: &out)
@@ -494,6 +503,7 @@ public struct ConflictPromptClient: ClientMachine {
         let row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) },
                         fields: fieldSnapshots(w, entities))
         queue.append(row)
+        pendingEpoch &+= 1
         pendingWriteList.append(contentsOf: row.writes)
         persist(out: &out)
         refreshViews(out: &out)
@@ -880,15 +890,16 @@ public struct ConflictPromptClient: ClientMachine {
         return .queryOnceFailed(r, offline: true, hasStaleResult: false)
     }
 
-    /// `pendingEntities()`, kept until the queue changes (`overlayEpoch` counts its changes):
-    /// asked on every redraw and answer, and most of them leave the queue as it was.
+    /// `pendingEntities()`, kept until a row of the queue comes, goes or is replaced
+    /// (`pendingEpoch` counts those changes): asked on every redraw and answer, and most of
+    /// them leave the queue's rows as they were. (Debug builds check it against the queue.)
     mutating func pendingNow() -> [EntityID] {
-        if let m = pendingMemo, m.epoch == overlayEpoch {
+        if let m = pendingMemo, m.epoch == pendingEpoch {
             assert(m.entities == Self.pendingEntities(of: queue), "stale pending entities")
             return m.entities
         }
         let p = Self.pendingEntities(of: queue)
-        pendingMemo = (overlayEpoch, p)
+        pendingMemo = (pendingEpoch, p)
         return p
     }
 
@@ -1145,10 +1156,9 @@ public struct ConflictPromptClient: ClientMachine {
         for i in views.indices {
             // What the redraw reads of the list, read in place (reading `views[i]`'s fields
             // one by one copied the whole list state, its kept render state included).
-            let look = views.withUnsafeBufferPointer { vb -> (shown: CPShownID, answer: CPAnswerID, group: Int, holds: [Hold]) in
+            let look = views.withUnsafeBufferPointer { vb -> (shown: CPShownID, answer: CPAnswerID, group: Int) in
                 let v = UnsafePointer(vb.baseAddress! + i)
-                guard v.pointee.answer.present else { return (CPShownID(v.pointee.shown), v.pointee.answer, 0, []) }
-                return (CPShownID(v.pointee.shown), v.pointee.answer, v.pointee.group, v.pointee.holds)
+                return (CPShownID(v.pointee.shown), v.pointee.answer, v.pointee.answer.present ? v.pointee.group : 0)
             }
             var plan = RedrawPlan(before: look.shown, answer: look.answer, group: look.group)
             guard look.answer.present, !(skipping && !touched![i]) else {
@@ -1157,7 +1167,8 @@ public struct ConflictPromptClient: ClientMachine {
                 planHolds.append([])
                 continue
             }
-            let holds = Self.heldNow(look.holds, pending)
+            // (Taken from the list in place, held once: by the plan.)
+            let holds = views.withUnsafeBufferPointer { vb in Self.heldNow(vb[i].holds, pending) }
             // An earlier list it shows the same result as: the same query (group) over the same
             // answer (one storage, one `asOf`) with the same held records. Everything else a
             // list is drawn from (known copies, confirmations, the queue) is the client's, the
