@@ -3,9 +3,12 @@ import Testing
 
 /// What the conflictPrompt client keeps beside its state so that a redraw or a yield need not
 /// derive it again: the queue's pending writes (`pendingWriteList`), each list's query group
-/// (`View.group`) and its answer's storage words (`View.answer`). After every input of
-/// generated runs each equals what deriving it from scratch gives, and the lists ascend by
-/// subscription (what the lookups by binary search rely on).
+/// (`View.group`) and its answer's storage words (`View.answer`), the pending entities while
+/// their count of row changes stands (`pendingMemo`, `pendingEpoch`) and each kept render's
+/// chunk words (`CPListRender.chunkIDs`). After every input of generated runs each equals what
+/// deriving it from scratch gives, the lists ascend by subscription (what the lookups by binary
+/// search rely on), and each list's held records ascend by entity (`receive` sorts them only
+/// when it adds one).
 @Suite("ConflictPrompt kept state")
 struct ConflictPromptKeptStateTests {
     enum KeptCheck: ConflictPromptCheck {
@@ -28,6 +31,16 @@ struct ConflictPromptKeptStateTests {
                 for b in views.indices where (views[a].group == views[b].group) != (views[a].query == views[b].query) {
                     log.diverged("\(inner.id) \(views[a].sub) and \(views[b].sub) at \(now) after \(input): groups disagree with their queries")
                 }
+                let holds = views[a].holds
+                for k in holds.indices.dropFirst() where !(holds[k - 1].entity < holds[k].entity) {
+                    log.diverged("\(inner.id) \(views[a].sub) at \(now) after \(input): held records not ascending by entity")
+                }
+                if let r = views[a].render, r.chunkIDs != r.chunks.map({ CPListRender.storageID($0) }) {
+                    log.diverged("\(inner.id) \(views[a].sub) at \(now) after \(input): kept chunk words differ from its chunks'")
+                }
+            }
+            if let m = inner.pendingMemo, m.epoch == inner.pendingEpoch, m.entities != ConflictPromptClient.pendingEntities(of: inner.queue) {
+                log.diverged("\(inner.id) at \(now) after \(input): kept pending entities \(m.entities), the queue's \(ConflictPromptClient.pendingEntities(of: inner.queue))")
             }
         }
     }

@@ -5,7 +5,8 @@ import Testing
 /// redrawn is drawn alone (`ConflictPromptClient.refreshOpened`): every subscribe is also
 /// handled on a copy that redraws every list (`refreshedAt` forgotten), and the effects and
 /// every list's result must be the same. Relaunches open every list again one by one, so the
-/// generated runs take the single-list path many times.
+/// generated runs take the single-list path many times (counted by the client where it takes
+/// it, `shortcuts.openedAlone`, so the test fails if the path silently stops being taken).
 @Suite("ConflictPrompt opened list")
 struct ConflictPromptOpenedListTests {
     enum OpenedCheck: ConflictPromptCheck {
@@ -17,12 +18,13 @@ struct ConflictPromptOpenedListTests {
             }
             var all = inner
             all.refreshedAt = nil
-            let alone = inner.refreshedAt.map { $0.overlay == inner.overlayEpoch && $0.known == inner.knownEpoch } ?? false
+            let opened = inner.shortcuts.openedAlone
             let start = out.count
             inner.handle(input, now: now, out: &out)
             var redrawn = ClientOutbox<ConflictPromptUp>()
             all.handle(input, now: now, out: &redrawn)
-            log.checked(reused: alone)
+            // Counted where the list is drawn alone: the shortcut ran, not only its condition held.
+            log.checked(reused: inner.shortcuts.openedAlone > opened)
             if Array(out.effects[start...]) != redrawn.effects {
                 log.diverged("\(inner.id) at \(now) opening \(s): effects \(Array(out.effects[start...])), with every list redrawn \(redrawn.effects)")
             }

@@ -34,6 +34,9 @@ struct ConflictPromptServerPushTests {
                     if list.query != r.sub.query {
                         log.diverged("client \(c) \(r.sub.id) (\(r.sub.query)) at \(now) after \(input): shares the list of another query (\(list.query))")
                     }
+                    if list.reads != list.query.readNamespaces(in: inner.schema) {
+                        log.diverged("client \(c) \(r.sub.id) at \(now) after \(input): the kept namespaces read are not the query's")
+                    }
                     if list.last != r.sub.query.evaluate(inner.data) {
                         log.diverged("client \(c) \(r.sub.id) (\(r.sub.query)) at \(now) after \(input): last result is not the query's result")
                     }

@@ -21,10 +21,14 @@ public struct ConflictPromptClient: ClientMachine {
             let expect: [CPExpectation]
             let merged: [Op]?
             let fields: [CPFieldSnapshot]
+            /// Where `ops` lives (`CPListRender.storageID`): a list's redraw tells the row's steps
+            /// from the ones it laid by this word, reading no array.
+            let opsID: UInt
 
             init(writes: [WriteID], ops: [Op], expect: [CPExpectation], merged: [Op]?, fields: [CPFieldSnapshot]) {
                 self.writes = writes
                 self.ops = ops
+                opsID = CPListRender.storageID(ops)
                 self.expect = expect
                 self.merged = merged
                 self.fields = fields
@@ -189,15 +193,15 @@ public struct ConflictPromptClient: ClientMachine {
     /// list whose overlay was taken at the same count and answer needs no comparison of it
     /// (`CPListRender.Overlay.Key`; derived, never observable).
     var overlayEpoch: UInt64 = 0
-    /// What a redraw works out for one list before it draws any (`refreshViews`): plain words
-    /// but the held records, in a buffer the client keeps between redraws (`planScratch`).
+    /// What a redraw works out for one list before it draws any (`refreshViews`): plain words,
+    /// in a buffer the client keeps between redraws (`planScratch`). The held records it lays
+    /// over its answer are kept beside it (`planHoldsScratch`), so reading a plan, which the
+    /// search for a list's leader does for every list drawn before it, counts no references.
     struct RedrawPlan: Sendable {
         /// Where the list's shown result lived before the redraw (taken without a reference).
         var before: CPShownID
         var answer: CPAnswerID
         var group: Int
-        /// The held records it lays over its answer now.
-        var holds: [Hold] = []
         /// The list it shows the result of (-1: none).
         var follows = -1
         /// Drawn in this redraw (it has an answer, is not left as it is, and follows none).
@@ -210,13 +214,28 @@ public struct ConflictPromptClient: ClientMachine {
     /// `refreshViews`' plans and drawn lists, emptied after each redraw and kept for their
     /// capacity (derived, never observable).
     var planScratch: [RedrawPlan] = []
+    var planHoldsScratch: [[Hold]] = []
     var drawnScratch: [Int] = []
+    /// How often the redraw's shortcuts were taken (derived, never observable): the tests read
+    /// it to tell that a shortcut still runs, not only that what it draws is right.
+    struct RedrawShortcuts: Sendable {
+        /// Lists an answer's redraw left as they were (`refreshViews`' `touched`).
+        var listsLeft = 0
+        /// Lists opened and drawn alone (`refreshOpened`).
+        var openedAlone = 0
+    }
+    var shortcuts = RedrawShortcuts()
     /// `overlayEpoch` and `knownEpoch` when the lists were last all redrawn (`refreshViews`):
     /// while both are unchanged, every list shows what a redraw would draw, so a list opened
     /// then is drawn alone (`refreshOpened`). Nil: unknown (derived, never observable).
     var refreshedAt: (overlay: UInt64, known: UInt64)?
     /// `pendingEntities()` as of an `overlayEpoch` (derived, never observable; `pendingNow`).
     var pendingMemo: (epoch: UInt64, entities: [EntityID])?
+    /// Counts the changes of `queue` that can change `pendingEntities()`: a row added, removed
+    /// or replaced (a flag or a rebased version cannot). `pendingMemo` is kept by it, not by
+    /// `overlayEpoch`: most changes of the queue mark a row sent or rebase its versions, and
+    /// each made the next redraw walk the whole queue again (derived, never observable).
+    var pendingEpoch: UInt64 = 0
     var conflictsRaised: UInt32 = 0
     /// `/tasks/sync`'s last `serverUpdatedSince`, sent as `last_sync` (`ConflictPromptTaskSync`).
     var lastTaskSync: UInt64 = 0
@@ -260,6 +279,7 @@ public struct ConflictPromptClient: ClientMachine {
         incarnation = context.incarnation
         if let d = durable {
             queue = d.queue
+            pendingEpoch &+= 1
             pendingWriteList = d.queue.flatMap(\.writes)
             cache = d.cache
             known = d.knownChunks.store
@@ -311,6 +331,7 @@ public struct ConflictPromptClient: ClientMachine {
     mutating func removeHead() {
         let n = queue[0].writes.count
         queue.removeFirst()
+        pendingEpoch &+= 1
         pendingWriteList.removeFirst(n)
     }
 
@@ -444,6 +465,7 @@ public struct ConflictPromptClient: ClientMachine {
             return
         }
         let row = queue.remove(at: i)
+        pendingEpoch &+= 1
         pendingWriteList = queue.flatMap(\.writes)
         if notes { out(.note("drop oldest: unsent row \(row.key) pruned (\(queue.count) of \(cap) rows left)")) }
         persist(out: &out)
@@ -462,6 +484,7 @@ public struct ConflictPromptClient: ClientMachine {
         // Consecutive updates of one entity coalesce into the last row, if it was never sent.
         if let merged = coalesce(w) {
             queue[queue.count - 1] = merged
+            pendingEpoch &+= 1
             pendingWriteList.append(w.id)
             if notes { out(.note("\(w.id) coalesced into the unsent row \(merged.key) (\(merged.writes.count) writes)")) }
             persist(out: &out)
@@ -480,6 +503,7 @@ public struct ConflictPromptClient: ClientMachine {
         let row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) },
                         fields: fieldSnapshots(w, entities))
         queue.append(row)
+        pendingEpoch &+= 1
         pendingWriteList.append(contentsOf: row.writes)
         persist(out: &out)
         refreshViews(out: &out)
@@ -779,15 +803,23 @@ public struct ConflictPromptClient: ClientMachine {
                     out(.event(.invalidInput("result for \(s) without one version per entry")))
                     continue
                 }
-                // Datagrams reorder: never go back to an older answer.
-                if let b = views[i].base, snap.asOf < b.asOf { continue }
+                // Datagrams reorder: never go back to an older answer. (The list's answer words,
+                // read in place: binding `views[i].base` copied its snapshot, for every list.)
+                let from = views.withUnsafeBufferPointer { $0[i].answer }
+                if from.present, snap.asOf < from.asOf { continue }
                 touched[i] = true
                 // (The list is changed in place: a copy of it cost a retain and a release of
-                // every piece of its kept render state.)
-                views[i].holds.removeAll { !pending.contains($0.entity) }
-                // An answer in the storage of the one before holds every record it held.
-                if let old = views[i].base, !CPListRender.sameBuffers(old.result, snap.result) {
-                    let from = views[i].answer, to = CPAnswerID(snap)
+                // every piece of its kept render state. Its held records are changed only when
+                // they change: the render state shares their storage, so a change copies them,
+                // and the redraw then compares them record by record instead of by storage.)
+                if views[i].holds.contains(where: { !pending.contains($0.entity) }) {
+                    views[i].holds.removeAll { !pending.contains($0.entity) }
+                }
+                // An answer in the storage of the one before holds every record it held (equal
+                // words: `CPListRender.sameBuffers` of the two results).
+                let to = CPAnswerID(snap)
+                if from.present, from.result != to.result {
+                    let old = views[i].base!
                     let differ: [Hold]
                     if let k = heldAcross.firstIndex(where: { $0.old == from && $0.new == to }) {
                         differ = heldAcross[k].holds
@@ -800,11 +832,22 @@ public struct ConflictPromptClient: ClientMachine {
                         heldAcross.append((from, to, d))
                         differ = d
                     }
-                    for h in differ where !views[i].holds.contains(where: { $0.entity == h.entity }) {
-                        views[i].holds.append(h)
-                        markRemoteChange(h.entity, snap, out: &out)
+                    if views[i].holds.isEmpty {
+                        // `differ` itself (ascending, as `pending` is): every list of the query
+                        // moving between the same two answers then holds one storage, which the
+                        // redraw tells equal without comparing records.
+                        if !differ.isEmpty { views[i].holds = differ }
+                        for h in differ { markRemoteChange(h.entity, snap, out: &out) }
+                    } else {
+                        var held = false
+                        for h in differ where !views[i].holds.contains(where: { $0.entity == h.entity }) {
+                            views[i].holds.append(h)
+                            held = true
+                            markRemoteChange(h.entity, snap, out: &out)
+                        }
+                        // (Sorted already unless a record was added: one hold per entity.)
+                        if held { views[i].holds.sort { $0.entity < $1.entity } }
                     }
-                    views[i].holds.sort { $0.entity < $1.entity }
                 }
                 views[i].base = snap
                 views[i].fromCache = false
@@ -847,15 +890,16 @@ public struct ConflictPromptClient: ClientMachine {
         return .queryOnceFailed(r, offline: true, hasStaleResult: false)
     }
 
-    /// `pendingEntities()`, kept until the queue changes (`overlayEpoch` counts its changes):
-    /// asked on every redraw and answer, and most of them leave the queue as it was.
+    /// `pendingEntities()`, kept until a row of the queue comes, goes or is replaced
+    /// (`pendingEpoch` counts those changes): asked on every redraw and answer, and most of
+    /// them leave the queue's rows as they were. (Debug builds check it against the queue.)
     mutating func pendingNow() -> [EntityID] {
-        if let m = pendingMemo, m.epoch == overlayEpoch {
+        if let m = pendingMemo, m.epoch == pendingEpoch {
             assert(m.entities == Self.pendingEntities(of: queue), "stale pending entities")
             return m.entities
         }
         let p = Self.pendingEntities(of: queue)
-        pendingMemo = (overlayEpoch, p)
+        pendingMemo = (pendingEpoch, p)
         return p
     }
 
@@ -1102,29 +1146,34 @@ public struct ConflictPromptClient: ClientMachine {
         // drawn (not following another), in buffers kept between redraws: a redraw allocates
         // nothing of its own.
         var plans: [RedrawPlan] = []
+        var planHolds: [[Hold]] = []
         var drawn: [Int] = []
         swap(&plans, &planScratch)
+        swap(&planHolds, &planHoldsScratch)
         swap(&drawn, &drawnScratch)
         plans.reserveCapacity(views.count)
+        planHolds.reserveCapacity(views.count)
         for i in views.indices {
             // What the redraw reads of the list, read in place (reading `views[i]`'s fields
             // one by one copied the whole list state, its kept render state included).
-            let look = views.withUnsafeBufferPointer { vb -> (shown: CPShownID, answer: CPAnswerID, group: Int, holds: [Hold]) in
+            let look = views.withUnsafeBufferPointer { vb -> (shown: CPShownID, answer: CPAnswerID, group: Int) in
                 let v = UnsafePointer(vb.baseAddress! + i)
-                guard v.pointee.answer.present else { return (CPShownID(v.pointee.shown), v.pointee.answer, 0, []) }
-                return (CPShownID(v.pointee.shown), v.pointee.answer, v.pointee.group, v.pointee.holds)
+                return (CPShownID(v.pointee.shown), v.pointee.answer, v.pointee.answer.present ? v.pointee.group : 0)
             }
             var plan = RedrawPlan(before: look.shown, answer: look.answer, group: look.group)
             guard look.answer.present, !(skipping && !touched![i]) else {
+                if look.answer.present { shortcuts.listsLeft &+= 1 }
                 plans.append(plan)
+                planHolds.append([])
                 continue
             }
-            plan.holds = Self.heldNow(look.holds, pending)
+            // (Taken from the list in place, held once: by the plan.)
+            let holds = views.withUnsafeBufferPointer { vb in Self.heldNow(vb[i].holds, pending) }
             // An earlier list it shows the same result as: the same query (group) over the same
             // answer (one storage, one `asOf`) with the same held records. Everything else a
             // list is drawn from (known copies, confirmations, the queue) is the client's, the
             // same for every list.
-            for d in drawn where plans[d].answer == look.answer && plans[d].group == look.group && plans[d].holds == plan.holds {
+            for d in drawn where plans[d].answer == look.answer && plans[d].group == look.group && planHolds[d] == holds {
                 plan.follows = d
                 break
             }
@@ -1133,6 +1182,7 @@ public struct ConflictPromptClient: ClientMachine {
                 drawn.append(i)
             }
             plans.append(plan)
+            planHolds.append(holds)
         }
         // A list that showed what its leader showed (the same storage) lets go of it before the
         // leader is drawn, and takes the leader's result after: the leader's kept result is then
@@ -1162,7 +1212,7 @@ public struct ConflictPromptClient: ClientMachine {
             }
             guard plans[i].leads else { continue }
             let base = views[i].base!
-            if let shown = Self.renderView(&views[i], base, pending, holds: plans[i].holds, confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
+            if let shown = Self.renderView(&views[i], base, pending, holds: planHolds[i], confirmed: confirmed, queue: queue, overlayEpoch: overlayEpoch,
                                            known: known, knownChanged: knownChanged, schema: schema) {
                 views[i].shown = shown
                 plans[i].changed = true
@@ -1170,8 +1220,10 @@ public struct ConflictPromptClient: ClientMachine {
             }
         }
         plans.removeAll(keepingCapacity: true)
+        planHolds.removeAll(keepingCapacity: true)
         drawn.removeAll(keepingCapacity: true)
         swap(&plans, &planScratch)
+        swap(&planHolds, &planHoldsScratch)
         swap(&drawn, &drawnScratch)
         knownLog.removeAll(keepingCapacity: true)
         knownLogEpoch = knownEpoch
@@ -1190,6 +1242,7 @@ public struct ConflictPromptClient: ClientMachine {
             (vb[i].answer, vb[i].group, vb[i].holds)
         }
         guard look.answer.present else { return }
+        shortcuts.openedAlone &+= 1
         let holds = Self.heldNow(look.holds, pending)
         let leader: Int? = views.withUnsafeBufferPointer { vb -> Int? in
             for j in 0..<vb.count where j != i && vb[j].answer == look.answer && vb[j].group == look.group && CPShownID(vb[j].shown).shown
@@ -1286,7 +1339,7 @@ public struct ConflictPromptClient: ClientMachine {
     /// again), the result patched where slots changed. Same results as `render`.
     static func renderView(_ v: inout View, _ base: CPSnapshot, _ pending: [EntityID], holds: [Hold], confirmed: [Confirmed], queue: [Entry],
                            overlayEpoch: UInt64, known: EntityStore, knownChanged: [EntityID]?, schema: Schema) -> QueryResult? {
-        let late = confirmed.filter { $0.txID > base.asOf }
+        let late = Self.late(confirmed, after: base.asOf)
         let bare = late.isEmpty && queue.isEmpty && holds.isEmpty
         let overlay = CPListRender.Overlay(late: late, queue: queue, key: .init(epoch: overlayEpoch, asOf: base.asOf))
         if v.render != nil, let knownChanged {
@@ -1306,6 +1359,14 @@ public struct ConflictPromptClient: ClientMachine {
         if v.shown == next { return nil }
         v.shown = next
         return next
+    }
+
+    /// The confirmations an answer as of `asOf` may not show yet (`txID > asOf`): `confirmed`
+    /// itself, its storage shared, when every one is late (a filter built a new array on every
+    /// redraw of every list).
+    static func late(_ confirmed: [Confirmed], after asOf: UInt64) -> [Confirmed] {
+        if confirmed.allSatisfy({ $0.txID > asOf }) { return confirmed }
+        return confirmed.filter { $0.txID > asOf }
     }
 
     /// What `redrawKept` did: the kept state is up to date and the list shows `shown` (the

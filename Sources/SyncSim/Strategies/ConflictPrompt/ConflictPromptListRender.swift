@@ -39,6 +39,9 @@ struct CPListRender: Sendable {
     var store: EntityStore
     /// The overlay: each late confirmation's steps, then each queued row's, as last laid.
     var chunks: [[Op]]
+    /// Where each chunk of `chunks` lives (`storageID`), in order: the search for the chunks
+    /// that left or arrived compares these words first (`sameChunk`), with no reference counted.
+    var chunkIDs: [UInt] = []
     /// The slots each step of `chunks` reads and writes, one per step in overlay order: the
     /// passes that find which steps to replay walk this flat table (no step copied, no
     /// reference counted), and fetch a step from `chunks` only to lay it.
@@ -63,6 +66,32 @@ struct CPListRender: Sendable {
     /// `eval`, and whether it changes when an overlay comes or goes is told by the patch,
     /// without comparing whole results.
     var fix: Bool?
+    /// `update`'s working sets and lists (derived, never observable; `Scratch`).
+    var scratch = Scratch()
+
+    /// What `update` works in, kept between redraws for its capacity and emptied after each
+    /// use. An update made and freed each of these (a slot set's words and members, the answer's
+    /// changed ids, the slots deletes wrote, the replay marks, the records before the replay):
+    /// in a redraw that changes a slot or two, the allocations cost more than the work.
+    struct Scratch: Sendable {
+        var dirty = CPSlotSet()
+        var lost = CPSlotSet()
+        var underChanges: [EntityID] = []
+        var extra: [EntityID] = []
+        var selected: [Bool] = []
+        var before: [EntityRecord?] = []
+
+        /// Empties every buffer, keeping its capacity (and releasing the records held). Empty
+        /// ones are left alone: emptying one costs a call and, for one never used, a new buffer.
+        mutating func clear() {
+            dirty.removeAll()
+            lost.removeAll()
+            if !underChanges.isEmpty { underChanges.removeAll(keepingCapacity: true) }
+            if !extra.isEmpty { extra.removeAll(keepingCapacity: true) }
+            if !selected.isEmpty { selected.removeAll(keepingCapacity: true) }
+            if !before.isEmpty { before.removeAll(keepingCapacity: true) }
+        }
+    }
 
     /// The overlay's steps, chunk by chunk, without building an array of them.
     struct Overlay {
@@ -79,11 +108,23 @@ struct CPListRender: Sendable {
         var count: Int { late.count + queue.count }
         @inline(__always) subscript(i: Int) -> [Op] { i < late.count ? late[i].ops : queue[i - late.count].ops }
         var chunks: [[Op]] { (0..<count).map { self[$0] } }
+        /// `storageID(self[i])`; a queued row's is kept in its payload.
+        @inline(__always) func id(_ i: Int) -> UInt {
+            if i < late.count { return CPListRender.storageID(late[i].ops) }
+            return queue.withUnsafeBufferPointer { $0[i - late.count].payload.opsID }
+        }
     }
+
+    /// Where an array of steps lives (its storage's address). Two arrays alive at once with the
+    /// same word share their storage, so they are equal (empty arrays all share one).
+    @inline(__always)
+    static func storageID(_ a: [Op]) -> UInt { a.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+
 
     /// Takes `overlay` as the chunks laid, with their step table.
     mutating func take(_ overlay: Overlay) {
         chunks = overlay.chunks
+        chunkIDs = chunks.map { Self.storageID($0) }
         steps.removeAll(keepingCapacity: true)
         links.removeAll(keepingCapacity: true)
         appendSteps(of: overlay, from: 0)
@@ -95,7 +136,7 @@ struct CPListRender: Sendable {
     /// step table: only the added chunks' steps are read; the rows after them move by the
     /// change in count.
     mutating func splice(removed: Range<Int>, added: Range<Int>, of overlay: Overlay) {
-        let lo = firstRow(ofChunk: removed.lowerBound), hi = firstRow(ofChunk: removed.upperBound)
+        let lo = Self.firstRow(of: steps, chunk: removed.lowerBound), hi = Self.firstRow(of: steps, chunk: removed.upperBound)
         var rows: [CPStepSlots] = []
         for i in added {
             let c = overlay[i]
@@ -107,13 +148,15 @@ struct CPListRender: Sendable {
             for k in (lo + rows.count)..<steps.count { steps[k].chunk += delta }
         }
         chunks.replaceSubrange(removed, with: added.map { overlay[$0] })
+        chunkIDs.replaceSubrange(removed, with: added.map { overlay.id($0) })
         links.removeAll(keepingCapacity: true)
         for t in steps where t.isLink { links.append((t.entity, t.target)) }
         overlayKey = overlay.key
     }
 
     /// The first row of `steps` whose chunk is `chunk` or later (rows are in chunk order).
-    func firstRow(ofChunk chunk: Int) -> Int {
+    /// (Static: a method called from a mutating one copied the whole render state.)
+    static func firstRow(of steps: [CPStepSlots], chunk: Int) -> Int {
         var lo = 0, hi = steps.count
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -136,7 +179,7 @@ struct CPListRender: Sendable {
                 n += 1
             }
         }
-        return n == steps.count && l == links.count
+        return n == steps.count && l == links.count && chunkIDs == chunks.map { Self.storageID($0) }
     }
 
     /// Adds the step table rows of `overlay`'s chunks from `first` on.
@@ -217,23 +260,24 @@ struct CPListRender: Sendable {
     /// `knownChanged`: the slots of `known` changed since the last redraw.
     mutating func update(query: Query, base newBase: QueryResult, holds newHolds: [ConflictPromptClient.Hold], overlay: Overlay,
                          knownChanged: [EntityID], known: EntityStore, schema: Schema) -> Change? {
+        // (The buffers are used where they lie, `scratch.…`: moving them out and back in cost a
+        // destroy of the empty set left behind.)
+        defer { scratch.clear() }
         // 1. Slots of `under` that change: answer entries that differ, holds that came, went or changed.
-        var dirty = CPSlotSet()
-        var underChanges: [EntityID] = []
         let baseChanged = !Self.sameBuffers(base, newBase)
         var baseContentChanged = false
         if baseChanged {
-            guard let f = Self.diff(base.entries, newBase, query: query, oldFix: fix, into: &underChanges) else { return nil }
+            guard let f = Self.diff(base.entries, newBase, query: query, oldFix: fix, into: &scratch.underChanges) else { return nil }
             fix = f
-            baseContentChanged = !underChanges.isEmpty || base.roots != newBase.roots
+            baseContentChanged = !scratch.underChanges.isEmpty || base.roots != newBase.roots
         }
         let holdsChanged = holds != newHolds
         if holdsChanged {
-            for h in holds { underChanges.append(h.entity) }
-            for h in newHolds { underChanges.append(h.entity) }
+            for h in holds { scratch.underChanges.append(h.entity) }
+            for h in newHolds { scratch.underChanges.append(h.entity) }
         }
         if baseChanged || holdsChanged {
-            for x in underChanges where dirty.insert(x) {
+            for x in scratch.underChanges where scratch.dirty.insert(x) {
                 if let h = newHolds.last(where: { $0.entity == x }) {
                     under[x] = h.record
                 } else {
@@ -246,7 +290,7 @@ struct CPListRender: Sendable {
         // 2. `known` copies the overlay may have read: it reads one only for its own steps'
         //    entities (which `written` holds), when the store lacks the entity, so never for one
         //    the answer or a hold has unless the overlay deleted it.
-        for x in knownChanged where written.contains(x) && (!under.contains(x) || deleted.contains(x)) { dirty.insert(x) }
+        for x in knownChanged where written.contains(x) && (!under.contains(x) || deleted.contains(x)) { scratch.dirty.insert(x) }
 
         // 3. Overlay chunks that left or arrived: the common prefix and suffix stay. The same
         //    key as the last overlay's says they all stay, without comparing them.
@@ -258,42 +302,51 @@ struct CPListRender: Sendable {
             assert(chunks == overlay.chunks, "an overlay key named changed chunks")
             p = oldCount
         } else {
-            while p < oldCount && p < newCount && Self.same(chunks[p], overlay[p]) { p += 1 }
-            while s < oldCount - p && s < newCount - p && Self.same(chunks[oldCount - 1 - s], overlay[newCount - 1 - s]) { s += 1 }
+            // Chunk `i` is `overlay[j]` when their storage words are equal (the render holds its
+            // chunks and the overlay its own, so equal words are one storage), else by value.
+            chunkIDs.withUnsafeBufferPointer { ids in
+                while p < oldCount && p < newCount && (ids[p] == overlay.id(p) || Self.same(chunks[p], overlay[p])) { p += 1 }
+                while s < oldCount - p && s < newCount - p
+                        && (ids[oldCount - 1 - s] == overlay.id(newCount - 1 - s) || Self.same(chunks[oldCount - 1 - s], overlay[newCount - 1 - s])) {
+                    s += 1
+                }
+            }
         }
         let removed = p..<(oldCount - s), added = p..<(newCount - s)
-        if dirty.isEmpty && removed.isEmpty && added.isEmpty {
+        if scratch.dirty.isEmpty && removed.isEmpty && added.isEmpty {
             overlayKey = overlay.key
             return Change(touched: [], baseChanged: baseContentChanged)
         }
-        var extra: [EntityID] = []
-        if dirty.isEmpty && removed.isEmpty && s == 0 {
+        if scratch.dirty.isEmpty && removed.isEmpty && s == 0 {
             // Only steps appended: laid over what is there.
             var touched: [EntityID] = []
             for i in added {
                 let c = overlay[i]
                 for k in 0..<c.count {
-                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra)
+                    Self.lay(c[k], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &scratch.extra)
                     touched.append(c[k].entity)
                 }
             }
-            for i in added { chunks.append(overlay[i]) }
+            for i in added {
+                chunks.append(overlay[i])
+                chunkIDs.append(overlay.id(i))
+            }
             appendSteps(of: overlay, from: added.lowerBound)
             overlayKey = overlay.key
             assert(stepsMatchChunks && chunks == overlay.chunks, "appended chunks or steps differ from the overlay")
-            return Change(touched: touched + extra, baseChanged: baseContentChanged)
+            return Change(touched: touched + scratch.extra, baseChanged: baseContentChanged)
         }
         // A removed delete cleared links the overlay no longer clears: replay it all.
         var full = false
         for i in removed {
             for op in chunks[i] {
                 if case .delete = op { full = true }
-                Self.slots(of: op) { dirty.insert($0) }
+                Self.slots(of: op) { scratch.dirty.insert($0) }
             }
         }
         for i in added {
             for op in overlay[i] {
-                Self.slots(of: op) { dirty.insert($0) }
+                Self.slots(of: op) { scratch.dirty.insert($0) }
             }
         }
         if !removed.isEmpty || !added.isEmpty { splice(removed: removed, added: added, of: overlay) } else { overlayKey = overlay.key }
@@ -304,45 +357,43 @@ struct CPListRender: Sendable {
         //    a dirty slot may link to it (its record in `under` or `known` does, or a link step
         //    of the overlay sets such a link); it then writes its entity and every slot a delete
         //    cleared (what it cleared the last time may differ from what it clears now).
-        var selected = [Bool](repeating: full, count: total)
+        scratch.selected.append(contentsOf: repeatElement(full, count: total))
         if !full {
             var grew = true
             while grew {
                 grew = false
-                for k in 0..<total where !selected[k] {
+                for k in 0..<total where !scratch.selected[k] {
                     let t = steps[k]
                     if t.isDelete {
-                        guard dirty.contains(t.entity) || mayLink(dirty.members, to: t.entity, links: links, known: known) else { continue }
-                        selected[k] = true
-                        if dirty.insert(t.entity) { grew = true }
+                        guard scratch.dirty.contains(t.entity) || Self.mayLink(scratch.dirty.members, to: t.entity, under: under, links: links, known: known) else { continue }
+                        scratch.selected[k] = true
+                        if scratch.dirty.insert(t.entity) { grew = true }
                         // What it cleared before is laid again from `under`.
-                        for x in cleared.members where dirty.insert(x) { grew = true }
+                        for x in cleared.members where scratch.dirty.insert(x) { grew = true }
                         continue
                     }
-                    guard dirty.contains(t.entity) || (t.isLink && dirty.contains(t.target)) else { continue }
-                    selected[k] = true
-                    if dirty.insert(t.entity) { grew = true }
-                    if t.isLink && dirty.insert(t.target) { grew = true }
+                    guard scratch.dirty.contains(t.entity) || (t.isLink && scratch.dirty.contains(t.target)) else { continue }
+                    scratch.selected[k] = true
+                    if scratch.dirty.insert(t.entity) { grew = true }
+                    if t.isLink && scratch.dirty.insert(t.target) { grew = true }
                 }
             }
         }
         // 5. Put the dirty slots back to `under`, replay the selected steps in order. A replayed
         //    delete that clears a link outside the dirty slots makes it a full replay over every
         //    slot the overlay wrote (the slots it cleared are changed, their old records gone).
-        var before: [EntityRecord?] = []
-        var lost = CPSlotSet()
         replay: while true {
             if full {
-                written.forEach { dirty.insert($0) }
+                written.forEach { scratch.dirty.insert($0) }
                 for t in steps {
-                    dirty.insert(t.entity)
-                    if t.isLink { dirty.insert(t.target) }
+                    scratch.dirty.insert(t.entity)
+                    if t.isLink { scratch.dirty.insert(t.target) }
                 }
-                for k in selected.indices { selected[k] = true }
+                for k in scratch.selected.indices { scratch.selected[k] = true }
             }
-            let members = dirty.members
+            let members = scratch.dirty.members
             for n in 0..<members.count {
-                if n >= before.count { before.append(store[members[n]]) }
+                if n >= scratch.before.count { scratch.before.append(store[members[n]]) }
                 store[members[n]] = under[members[n]]
             }
             if full {
@@ -350,19 +401,19 @@ struct CPListRender: Sendable {
                 deleted = CPSlotSet()
                 cleared = CPSlotSet()
             }
-            for k in 0..<total where selected[k] {
+            for k in 0..<total where scratch.selected[k] {
                 let t = steps[k]
-                let mark = extra.count
-                Self.lay(chunks[t.chunk][t.index], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &extra)
-                if !full && extra.count > mark {
+                let mark = scratch.extra.count
+                Self.lay(chunks[t.chunk][t.index], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &scratch.extra)
+                if !full && scratch.extra.count > mark {
                     var outside = false
-                    for x in extra[mark...] where !dirty.contains(x) { outside = true }
+                    for x in scratch.extra[mark...] where !scratch.dirty.contains(x) { outside = true }
                     if outside {
-                        for x in extra where dirty.insert(x) {
-                            lost.insert(x)
-                            before.append(nil)
+                        for x in scratch.extra where scratch.dirty.insert(x) {
+                            scratch.lost.insert(x)
+                            scratch.before.append(nil)
                         }
-                        extra.removeAll()
+                        scratch.extra.removeAll(keepingCapacity: true)
                         full = true
                         continue replay
                     }
@@ -371,14 +422,15 @@ struct CPListRender: Sendable {
             break
         }
         var touched: [EntityID] = []
-        for (n, x) in dirty.members.enumerated() where lost.contains(x) || before[n] != store[x] { touched.append(x) }
-        for x in extra where !dirty.contains(x) { touched.append(x) }
+        for (n, x) in scratch.dirty.members.enumerated() where scratch.lost.contains(x) || scratch.before[n] != store[x] { touched.append(x) }
+        for x in scratch.extra where !scratch.dirty.contains(x) { touched.append(x) }
         return Change(touched: touched, baseChanged: baseContentChanged)
     }
 
     /// Whether one of `slots` may hold a link to `e` while the overlay is laid: links come
     /// only from the records in `under`, from `known` copies, and from link steps.
-    func mayLink(_ slots: [EntityID], to e: EntityID, links: [(from: EntityID, to: EntityID)], known: EntityStore) -> Bool {
+    /// (Static: a method called from `update` copied the whole render state per delete step.)
+    static func mayLink(_ slots: [EntityID], to e: EntityID, under: EntityStore, links: [(from: EntityID, to: EntityID)], known: EntityStore) -> Bool {
         for x in slots {
             if under.namespace(of: x) != nil, under[x]!.refers(to: e) { return true }
             if known.namespace(of: x) != nil, known[x]!.refers(to: e) { return true }
@@ -508,4 +560,11 @@ struct CPSlotSet: Sendable {
     }
 
     func forEach(_ body: (EntityID) -> Void) { for x in members { body(x) } }
+
+    /// Empties the set, keeping its storage: only the words its members set are cleared.
+    mutating func removeAll() {
+        if members.isEmpty { return }
+        for x in members { words[Int(x.raw >> 6)] = 0 }
+        members.removeAll(keepingCapacity: true)
+    }
 }

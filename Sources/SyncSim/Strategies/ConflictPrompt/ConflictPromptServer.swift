@@ -32,6 +32,9 @@ public struct ConflictPromptServer: ServerMachine {
     struct SharedList: Sendable {
         var query: Query
         var last: QueryResult
+        /// `query.readNamespaces(in: schema)`, kept: `push` asks it of every list after every
+        /// commit.
+        var reads: NamespaceSet
     }
 
     struct Remembered: Sendable {
@@ -105,6 +108,8 @@ public struct ConflictPromptServer: ServerMachine {
             register(c, subs)
             var ids: [SubscriptionID] = []
             var snaps: [CPSnapshot] = []
+            ids.reserveCapacity(registered[c.index].count)
+            snaps.reserveCapacity(registered[c.index].count)
             // One snapshot per shared list (lists of one query answered with one value).
             var made: [CPSnapshot?] = Array(repeating: nil, count: lists.count)
             for r in registered[c.index] {
@@ -261,7 +266,7 @@ public struct ConflictPromptServer: ServerMachine {
             } else {
                 var r = s.query.evaluate(data)
                 r.cacheDigest()
-                lists.append(SharedList(query: s.query, last: r))
+                lists.append(SharedList(query: s.query, last: r, reads: s.query.readNamespaces(in: schema)))
                 regs.append(Registered(sub: s, list: lists.count - 1))
             }
         }
@@ -296,8 +301,8 @@ public struct ConflictPromptServer: ServerMachine {
         var fresh: [CPSnapshot?] = Array(repeating: nil, count: lists.count)
         var any = false
         for k in lists.indices {
-            if changed.isDisjoint(with: lists[k].query.readNamespaces(in: schema)) { continue }
-            guard let r = update(lists[k].query, lists[k].last, slots: slots) else { continue }
+            if changed.isDisjoint(with: lists[k].reads) { continue }
+            guard let r = Self.update(lists[k].query, lists[k].last, slots: slots, data: data, schema: schema) else { continue }
             let s = snapshot(of: r)
             lists[k].last = s.result
             fresh[k] = s
@@ -317,8 +322,9 @@ public struct ConflictPromptServer: ServerMachine {
     }
 
     /// `q.evaluate(data, unlessEqualTo: last)`, from `last` (the result before a change of the
-    /// records in `slots`) where it can be.
-    func update(_ q: Query, _ last: QueryResult, slots: [EntityID]) -> QueryResult? {
+    /// records in `slots`) where it can be. (Static: a method called from `push` copied the
+    /// whole server for every list it brought up to date.)
+    static func update(_ q: Query, _ last: QueryResult, slots: [EntityID], data: EntityStore, schema: Schema) -> QueryResult? {
         if !q.mayChange(last, touched: slots, in: data, schema: schema) { return nil }
         var r = last
         // (`r` shares its entries with `last`, which the list keeps: the first change copies them
