@@ -5,16 +5,23 @@ struct BenchCommand: Command {
     static let summary = "Measure simulated events/s and schedules/s per strategy"
     static func help(_ tool: String) -> String {
         """
-        USAGE: \(tool) bench [--strategy NAME]... [--seeds N] [--jobs N] [--long N] [--json]
+        USAGE: \(tool) bench [--strategy NAME]... [--seeds N] [--jobs N] [--rounds N] [--long N] [--json]
 
         The standard workload: seeds 0..<N (default 200) of the built-in generator with 3 clients,
         200 actions and swarm testing on (the stress profile off, so action counts mean what they
-        say), invariant checking on, trace recorded as a hash only. Each
-        strategy runs once on one job and once on --jobs (default: all cores); the figures are
-        simulated events per second, schedules per second, and the speed-up.
+        say), invariant checking on, trace recorded as a hash only. Each strategy runs the seeds
+        on one job and on --jobs (default: all cores), alternating, --rounds times (default 3);
+        the figures are the medians of simulated events per second and schedules per second,
+        and the speed-up is the median of the rounds' ratios, with its lowest and highest (a
+        wide spread says the machine was busy). The CPU seconds of both sweeps are reported
+        too: the many-jobs sweep using more CPU than the one-job sweep means the jobs slow each
+        other down. Every sweep must simulate the same events for the same seeds; a difference
+        is a determinism bug, reported with exit status 1.
 
         Cost per event as a run grows: seed 1 with 200 and with 3,000 actions, one job, each
-        strategy; the figure is nanoseconds per simulated event and the ratio (flat cost = 1.0).
+        strategy (median of the rounds, at least 3); the figures are nanoseconds per simulated
+        event, by the wall clock and by the thread's CPU time (steadier on a shared machine),
+        and their ratios (flat cost = 1.0).
         --long N also times one run of N actions per strategy (e.g. --long 10000).
 
         A debug build is several times slower and says so; build with `-c release` for
@@ -28,17 +35,28 @@ struct BenchCommand: Command {
         var strategy: String
         var schedules: Int
         var events: Int
+        /// How many times each sweep ran; the figures below are medians over them.
+        var rounds: Int
         var oneJobSeconds: Double
         var oneJobEventsPerSecond: Double
         var oneJobSchedulesPerSecond: Double
+        var oneJobCPUSeconds: Double
         var jobs: Int
         var manyJobsSeconds: Double
         var manyJobsEventsPerSecond: Double
+        var manyJobsCPUSeconds: Double
+        /// The median of the rounds' one-job / many-jobs wall-time ratios, and their extremes.
         var speedup: Double
+        var speedupMin: Double
+        var speedupMax: Double
         /// Nanoseconds per event on seed 1 with `flatShort` and `flatLong` actions, and their ratio.
         var nsPerEventShort: Double
         var nsPerEventLong: Double
         var costGrowth: Double
+        /// The same by the thread's CPU time.
+        var cpuNsPerEventShort: Double
+        var cpuNsPerEventLong: Double
+        var cpuCostGrowth: Double
         /// Seconds for one run of `--long` actions (nil without `--long`).
         var longRunSeconds: Double?
         var longRunEvents: Int?
@@ -56,22 +74,36 @@ struct BenchCommand: Command {
         #endif
     }
 
-    /// Median wall-clock seconds of `rounds` runs of `body` (which returns events simulated).
-    static func timed(rounds: Int, _ body: () -> Int) -> (seconds: Double, events: Int) {
+    /// Median wall-clock and thread-CPU seconds of `rounds` runs of `body` (which returns events
+    /// simulated).
+    static func timed(rounds: Int, _ body: () -> Int) -> (seconds: Double, cpuSeconds: Double, events: Int) {
         var times: [Double] = []
+        var cpu: [Double] = []
         var events = 0
         for _ in 0..<rounds {
+            let c0 = CPUClock.threadSeconds()
             let t0 = WallClock.seconds()
             events = body()
             times.append(WallClock.seconds() - t0)
+            cpu.append(CPUClock.threadSeconds() - c0)
         }
-        return (times.sorted()[rounds / 2], events)
+        return (BenchSpread(times).median, BenchSpread(cpu).median, events)
+    }
+
+    /// One sweep of every schedule on `jobs` jobs: wall seconds, the process's CPU seconds, and
+    /// the events each schedule simulated (in seed order, whatever the number of jobs).
+    static func sweep(_ s: AnyStrategy, _ schedules: [Schedule], jobs: Int) -> (seconds: Double, cpuSeconds: Double, events: [Int]) {
+        let c0 = CPUClock.processSeconds()
+        let t0 = WallClock.seconds()
+        let events = ParallelRunner.map(schedules.count, jobs: jobs) { i in (try? s.run(schedules[i], seed: UInt64(i)))?.events ?? 0 }
+        return (WallClock.seconds() - t0, CPUClock.processSeconds() - c0, events)
     }
 
     static func run(_ args: inout Arguments, _ ctx: CLIContext) throws -> Int32 {
         let names = try args.values("--strategy")
         let seeds = try args.int("--seeds", in: 1...1_000_000) ?? 200
         let jobs = try args.int("--jobs", in: FuzzConfiguration.jobsRange) ?? FuzzConfiguration.defaultJobs
+        let rounds = try args.int("--rounds", in: 1...100) ?? 3
         let long = try args.int("--long", in: 1...100_000)
         let json = args.flag("--json")
         try args.finish()
@@ -86,35 +118,59 @@ struct BenchCommand: Command {
         for s in strategies {
             // Each strategy's own schema; strategies sharing one get the same schedules.
             let schedules = (0..<seeds).map { s.schedule(seed: UInt64($0), config) }
-            func sweep(_ j: Int) -> (Double, Int) {
-                let t0 = WallClock.seconds()
-                let events = ParallelRunner.map(seeds, jobs: j) { i in (try? s.run(schedules[i], seed: UInt64(i)))?.events ?? 0 }
-                return (WallClock.seconds() - t0, events.reduce(0, +))
+            // One job and many, alternating, so a busy spell of the machine falls on both sides
+            // of a round's pair rather than on one whole side.
+            var one: [Double] = [], oneCPU: [Double] = [], many: [Double] = [], manyCPU: [Double] = []
+            var expected: [Int]?
+            for _ in 0..<rounds {
+                var sweeps = [sweep(s, schedules, jobs: 1)]
+                if jobs > 1 { sweeps.append(sweep(s, schedules, jobs: jobs)) }
+                for (k, w) in sweeps.enumerated() {
+                    if let e = expected, e != w.events {
+                        let i = e.indices.first { $0 < w.events.count && e[$0] != w.events[$0] } ?? 0
+                        ctx.printError("error: \(s.name) simulated \(w.events[i]) events for seed \(i) on \(k == 0 ? 1 : jobs) job(s), \(e[i]) in an earlier sweep: the same schedule and seed must give the same run (a determinism bug, or state shared between runs)")
+                        return ExitCode.violation
+                    }
+                    expected = w.events
+                }
+                one.append(sweeps[0].seconds)
+                oneCPU.append(sweeps[0].cpuSeconds)
+                many.append(sweeps.last!.seconds)
+                manyCPU.append(sweeps.last!.cpuSeconds)
             }
-            let (t1, ev) = sweep(1)
-            let (tn, _) = jobs > 1 ? sweep(jobs) : (t1, ev)
-            // Flat cost: the same seed, short and long; the median of 3 (the long one once).
-            func one(_ actions: Int) -> Int {
+            let ev = (expected ?? []).reduce(0, +)
+            let t1 = BenchSpread(one).median, tn = BenchSpread(many).median
+            let speedup = BenchSpread.ratios(one, many)
+            // Flat cost: the same seed, short and long; the median of the rounds (at least 3).
+            func run(_ actions: Int) -> Int {
                 var c = config
                 c.actions = actions
                 return (try? s.run(s.schedule(seed: 1, c), seed: 1))?.events ?? 0
             }
-            let short = timed(rounds: 3) { one(flatShort) }
-            let longer = timed(rounds: 1) { one(flatLong) }
-            let nsShort = short.seconds * 1e9 / Double(max(1, short.events))
-            let nsLong = longer.seconds * 1e9 / Double(max(1, longer.events))
-            let longRun = long.map { n in timed(rounds: 1) { one(n) } }
-            let row = Row(strategy: s.name, schedules: seeds, events: ev, oneJobSeconds: t1,
+            let short = timed(rounds: max(3, rounds)) { run(flatShort) }
+            let longer = timed(rounds: max(3, rounds)) { run(flatLong) }
+            func perEvent(_ seconds: Double, _ events: Int) -> Double { seconds * 1e9 / Double(max(1, events)) }
+            let nsShort = perEvent(short.seconds, short.events), nsLong = perEvent(longer.seconds, longer.events)
+            let cpuShort = perEvent(short.cpuSeconds, short.events), cpuLong = perEvent(longer.cpuSeconds, longer.events)
+            let longRun = long.map { n in timed(rounds: 1) { run(n) } }
+            let row = Row(strategy: s.name, schedules: seeds, events: ev, rounds: rounds, oneJobSeconds: t1,
                           oneJobEventsPerSecond: Double(ev) / t1, oneJobSchedulesPerSecond: Double(seeds) / t1,
-                          jobs: jobs, manyJobsSeconds: tn, manyJobsEventsPerSecond: Double(ev) / tn, speedup: t1 / tn,
+                          oneJobCPUSeconds: BenchSpread(oneCPU).median,
+                          jobs: jobs, manyJobsSeconds: tn, manyJobsEventsPerSecond: Double(ev) / tn,
+                          manyJobsCPUSeconds: BenchSpread(manyCPU).median,
+                          speedup: speedup.median, speedupMin: speedup.min, speedupMax: speedup.max,
                           nsPerEventShort: nsShort, nsPerEventLong: nsLong, costGrowth: nsLong / nsShort,
+                          cpuNsPerEventShort: cpuShort, cpuNsPerEventLong: cpuLong,
+                          cpuCostGrowth: cpuShort > 0 ? cpuLong / cpuShort : 0,
                           longRunSeconds: longRun?.seconds, longRunEvents: longRun?.events)
             rows.append(row)
             if !json {
-                var line = row.strategy.rightPad(14) + String(format: " %6ld schedules %9ld events | 1 job: %8.0f events/s %7.1f schedules/s | %ld jobs: %8.0f events/s (×%.2f)",
+                var line = row.strategy.rightPad(14) + String(format: " %6ld schedules %9ld events | 1 job: %8.0f events/s %7.1f schedules/s | %ld jobs: %8.0f events/s (×%.2f",
                                                             seeds, ev, row.oneJobEventsPerSecond, row.oneJobSchedulesPerSecond,
                                                             jobs, row.manyJobsEventsPerSecond, row.speedup)
-                line += String(format: " | ns/event %ld→%ld actions: %.0f→%.0f (×%.2f)", flatShort, flatLong, nsShort, nsLong, row.costGrowth)
+                if rounds > 1 { line += String(format: ", ×%.2f–×%.2f in %ld rounds", row.speedupMin, row.speedupMax, rounds) }
+                line += String(format: "; cpu ×%.2f)", row.oneJobCPUSeconds > 0 ? row.manyJobsCPUSeconds / row.oneJobCPUSeconds : 0)
+                line += String(format: " | ns/event %ld→%ld actions: %.0f→%.0f (×%.2f; cpu ×%.2f)", flatShort, flatLong, nsShort, nsLong, row.costGrowth, row.cpuCostGrowth)
                 if let l = longRun { line += String(format: " | %ld actions: %.2f s", long ?? 0, l.seconds) }
                 ctx.print(line)
             }

@@ -66,6 +66,7 @@ import SyncSimCLI
             (["fuzz", "--time-budget", "1e400"], "from 0 to 30 days"),
             (["fuzz", "--seeds", "0...18446744073709551615"], "use 0..<18446744073709551615"),
             (["bench", "--seeds", "0"], "1…1000000"),
+            (["bench", "--rounds", "0"], "1…100"),
         ]
         for (args, message) in cases {
             let o = Self.run(args)
