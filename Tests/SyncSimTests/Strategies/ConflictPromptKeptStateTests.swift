@@ -3,8 +3,8 @@ import Testing
 
 /// What the conflictPrompt client keeps beside its state so that a redraw or a yield need not
 /// derive it again: the queue's pending writes (`pendingWriteList`), each list's query group
-/// (`View.group`) and its answer's storage words (`View.answer`), the pending entities while
-/// their count of row changes stands (`pendingMemo`, `pendingEpoch`) and each kept render's
+/// (`View.group`) and its answer's storage words (`View.answer`), the pending entities
+/// (`pendingSet`, kept where rows come and go) and each kept render's
 /// chunk words (`CPListRender.chunkIDs`). After every input of generated runs each equals what
 /// deriving it from scratch gives, the lists ascend by subscription (what the lookups by binary
 /// search rely on), and each list's held records ascend by entity (`receive` sorts them only
@@ -39,8 +39,8 @@ struct ConflictPromptKeptStateTests {
                     log.diverged("\(inner.id) \(views[a].sub) at \(now) after \(input): kept chunk words differ from its chunks'")
                 }
             }
-            if let m = inner.pendingMemo, m.epoch == inner.pendingEpoch, m.entities != ConflictPromptClient.pendingEntities(of: inner.queue) {
-                log.diverged("\(inner.id) at \(now) after \(input): kept pending entities \(m.entities), the queue's \(ConflictPromptClient.pendingEntities(of: inner.queue))")
+            if inner.pendingSet.list != ConflictPromptClient.pendingEntities(of: inner.queue) {
+                log.diverged("\(inner.id) at \(now) after \(input): kept pending entities \(inner.pendingSet.list), the queue's \(ConflictPromptClient.pendingEntities(of: inner.queue))")
             }
         }
     }

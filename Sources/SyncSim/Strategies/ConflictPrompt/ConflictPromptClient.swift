@@ -229,13 +229,9 @@ public struct ConflictPromptClient: ClientMachine {
     /// while both are unchanged, every list shows what a redraw would draw, so a list opened
     /// then is drawn alone (`refreshOpened`). Nil: unknown (derived, never observable).
     var refreshedAt: (overlay: UInt64, known: UInt64)?
-    /// `pendingEntities()` as of an `overlayEpoch` (derived, never observable; `pendingNow`).
-    var pendingMemo: (epoch: UInt64, entities: [EntityID])?
-    /// Counts the changes of `queue` that can change `pendingEntities()`: a row added, removed
-    /// or replaced (a flag or a rebased version cannot). `pendingMemo` is kept by it, not by
-    /// `overlayEpoch`: most changes of the queue mark a row sent or rebase its versions, and
-    /// each made the next redraw walk the whole queue again (derived, never observable).
-    var pendingEpoch: UInt64 = 0
+    /// `pendingEntities()`, kept up to date where rows come and go (`CPPendingEntities`: a
+    /// row costs what it names; derived, never observable; `pendingNow`).
+    var pendingSet = CPPendingEntities()
     var conflictsRaised: UInt32 = 0
     /// `/tasks/sync`'s last `serverUpdatedSince`, sent as `last_sync` (`ConflictPromptTaskSync`).
     var lastTaskSync: UInt64 = 0
@@ -279,7 +275,7 @@ public struct ConflictPromptClient: ClientMachine {
         incarnation = context.incarnation
         if let d = durable {
             queue = d.queue
-            pendingEpoch &+= 1
+            pendingSet = CPPendingEntities(d.queue)
             pendingWriteList = d.queue.flatMap(\.writes)
             cache = d.cache
             known = d.knownChunks.store
@@ -330,8 +326,8 @@ public struct ConflictPromptClient: ClientMachine {
     /// Removes the head row from the queue (and its writes from `pendingWriteList`).
     mutating func removeHead() {
         let n = queue[0].writes.count
+        pendingSet.remove(queue[0])
         queue.removeFirst()
-        pendingEpoch &+= 1
         pendingWriteList.removeFirst(n)
     }
 
@@ -465,7 +461,7 @@ public struct ConflictPromptClient: ClientMachine {
             return
         }
         let row = queue.remove(at: i)
-        pendingEpoch &+= 1
+        pendingSet.remove(row)
         pendingWriteList = queue.flatMap(\.writes)
         if notes { out(.note("drop oldest: unsent row \(row.key) pruned (\(queue.count) of \(cap) rows left)")) }
         persist(out: &out)
@@ -483,8 +479,8 @@ public struct ConflictPromptClient: ClientMachine {
         }
         // Consecutive updates of one entity coalesce into the last row, if it was never sent.
         if let merged = coalesce(w) {
+            // (The same entities: coalescing changes the row's steps, not its `expect`.)
             queue[queue.count - 1] = merged
-            pendingEpoch &+= 1
             pendingWriteList.append(w.id)
             if notes { out(.note("\(w.id) coalesced into the unsent row \(merged.key) (\(merged.writes.count) writes)")) }
             persist(out: &out)
@@ -503,7 +499,7 @@ public struct ConflictPromptClient: ClientMachine {
         let row = Entry(writes: [w.id], ops: w.ops, expect: entities.map { CPExpectation($0, checkedByFields(w, $0) ? 0 : version($0)) },
                         fields: fieldSnapshots(w, entities))
         queue.append(row)
-        pendingEpoch &+= 1
+        pendingSet.add(row)
         pendingWriteList.append(contentsOf: row.writes)
         persist(out: &out)
         refreshViews(out: &out)
@@ -607,7 +603,10 @@ public struct ConflictPromptClient: ClientMachine {
                 let mine = head.expect.first { $0.entity == e }?.version ?? 0
                 for i in queue.indices {
                     // (The rule, which names the namespace, is asked only of rows on `e`.)
-                    guard queue[i].expect.contains(where: { $0.entity == e }), Self.rule(for: e, queue[i], schema) != .fields else { continue }
+                    // (The row's entities read in place: `queue[i].expect` counted a reference
+                    // per row, and most rows do not name `e`.)
+                    guard queue.withUnsafeBufferPointer({ qb in qb[i].payload.expect.contains { $0.entity == e } }),
+                          Self.rule(for: e, queue[i], schema) != .fields else { continue }
                     for j in queue[i].expect.indices where queue[i].expect[j].entity == e {
                         let v = queue[i].expect[j].version
                         if v == mine || v == ch.before { queue[i].expect[j].version = ch.after }
@@ -797,8 +796,12 @@ public struct ConflictPromptClient: ClientMachine {
             var heldAcross: [(old: CPAnswerID, new: CPAnswerID, holds: [Hold])] = []
             // The lists this answer changes (`refreshViews` may leave the others as they are).
             var touched = [Bool](repeating: false, count: views.count)
-            for (n, (s, snap)) in zip(ids, snaps).enumerated() {
-                guard let i = viewIndex(of: s) else { continue }
+            // (By index: iterating `zip(ids, snaps).enumerated()` copied each pair through an
+            // optional tuple, an outlined copy per list of every answer.)
+            for n in 0..<ids.count {
+                guard let i = viewIndex(of: ids[n]) else { continue }
+                let s = ids[n]
+                let snap = snaps[n]
                 guard snap.versions.count == snap.result.entries.count else {
                     out(.event(.invalidInput("result for \(s) without one version per entry")))
                     continue
@@ -812,8 +815,8 @@ public struct ConflictPromptClient: ClientMachine {
                 // every piece of its kept render state. Its held records are changed only when
                 // they change: the render state shares their storage, so a change copies them,
                 // and the redraw then compares them record by record instead of by storage.)
-                if views[i].holds.contains(where: { !pending.contains($0.entity) }) {
-                    views[i].holds.removeAll { !pending.contains($0.entity) }
+                if views.withUnsafeBufferPointer({ vb in vb[i].holds.contains { !Self.isPending($0.entity, pending) } }) {
+                    views[i].holds.removeAll { !Self.isPending($0.entity, pending) }
                 }
                 // An answer in the storage of the one before holds every record it held (equal
                 // words: `CPListRender.sameBuffers` of the two results).
@@ -826,8 +829,7 @@ public struct ConflictPromptClient: ClientMachine {
                     } else {
                         var d: [Hold] = []
                         for e in pending {
-                            let before = old.result.record(e)
-                            if before != snap.result.record(e) { d.append(Hold(entity: e, record: before)) }
+                            if let h = Self.heldAcross(e, from: old.result, to: snap.result) { d.append(h) }
                         }
                         heldAcross.append((from, to, d))
                         differ = d
@@ -867,6 +869,38 @@ public struct ConflictPromptClient: ClientMachine {
         }
     }
 
+    /// `Hold(entity: e, record: old.record(e))` when `e`'s record differs between the two answers
+    /// (present in one only, or unequal), else nil. Both are read in place: `old.record(e) !=
+    /// new.record(e)` copied both records and compared them as a tuple of optionals, which the
+    /// runtime destroys through its generic witnesses, for every pending entity of every pair of
+    /// answers (hundreds of instructions each, with a queue of tens of rows).
+    static func heldAcross(_ e: EntityID, from old: QueryResult, to new: QueryResult) -> Hold? {
+        let i = entryIndex(of: e, in: old), j = entryIndex(of: e, in: new)
+        switch (i, j) {
+        case (nil, nil): return nil
+        case (let i?, let j?):
+            let same = old.entries.withUnsafeBufferPointer { ob in
+                new.entries.withUnsafeBufferPointer { nb in CPListRender.equal(ob[i].record, nb[j].record) }
+            }
+            return same ? nil : Hold(entity: e, record: old.entries[i].record)
+        case (let i?, nil): return Hold(entity: e, record: old.entries[i].record)
+        case (nil, _?): return Hold(entity: e, record: nil)
+        }
+    }
+
+    /// The position of `e` in `r.entries` (ascending by id), by binary search in place.
+    static func entryIndex(of e: EntityID, in r: QueryResult) -> Int? {
+        r.entries.withUnsafeBufferPointer { eb in
+            var lo = 0, hi = eb.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if eb[mid].id == e { return mid }
+                if eb[mid].id < e { lo = mid + 1 } else { hi = mid }
+            }
+            return nil
+        }
+    }
+
     /// Seed 003 "Data Flow": "On realtime events: apply only if no local pending; otherwise mark
     /// conflict." The record is held back (the caller keeps the old server copy) and each row
     /// touching the entity gets a visible conflict mark once (`SyncState.conflict`, the
@@ -890,17 +924,12 @@ public struct ConflictPromptClient: ClientMachine {
         return .queryOnceFailed(r, offline: true, hasStaleResult: false)
     }
 
-    /// `pendingEntities()`, kept until a row of the queue comes, goes or is replaced
-    /// (`pendingEpoch` counts those changes): asked on every redraw and answer, and most of
-    /// them leave the queue's rows as they were. (Debug builds check it against the queue.)
+    /// `pendingEntities()`, as kept where rows come and go (`pendingSet`): asked on every
+    /// redraw and answer. (Debug builds check it against the queue. Mutating, like its
+    /// callers: a non-mutating method called from them may copy the whole client.)
     mutating func pendingNow() -> [EntityID] {
-        if let m = pendingMemo, m.epoch == pendingEpoch {
-            assert(m.entities == Self.pendingEntities(of: queue), "stale pending entities")
-            return m.entities
-        }
-        let p = Self.pendingEntities(of: queue)
-        pendingMemo = (pendingEpoch, p)
-        return p
+        assert(pendingSet.list == Self.pendingEntities(of: queue), "stale pending entities")
+        return pendingSet.list
     }
 
     /// Entities with a row in the queue, ascending.
@@ -1074,20 +1103,25 @@ public struct ConflictPromptClient: ClientMachine {
         knownLogEpoch = knownEpoch
     }
 
-    /// Drops every list's kept render state (and the kept pending entities): the next redraw
+    /// Drops every list's kept render state: the next redraw
     /// builds each from scratch.
     mutating func dropRenderCaches() {
         for i in views.indices { views[i].render = nil }
-        pendingMemo = nil
         refreshedAt = nil
     }
 
     /// Whether any list keeps render state.
     var hasRenderCaches: Bool { views.contains { $0.render != nil } }
 
+    /// Keeps `snap` as the offline copy of `q`'s answer unless an older one. The same snapshot
+    /// in the same storage (the server answers every fetch of a query with one value until a
+    /// commit changes it) is not written again: the cache is shared with the durable state at
+    /// every persist, so a write copied every cached query and answer, and the replaced durable
+    /// state later destroyed them, for a value that stays what it is.
     mutating func remember(_ q: Query, _ snap: CPSnapshot) {
         if let i = cache.firstIndex(where: { $0.query == q }) {
-            if snap.asOf >= cache[i].snapshot.asOf { cache[i].snapshot = snap }
+            let keep = cache.withUnsafeBufferPointer { cb in snap.asOf < cb[i].snapshot.asOf || Self.same(cb[i].snapshot, snap) }
+            if !keep { cache[i].snapshot = snap }
         } else {
             cache.append(Cached(query: q, snapshot: snap))
         }
@@ -1173,7 +1207,7 @@ public struct ConflictPromptClient: ClientMachine {
             // answer (one storage, one `asOf`) with the same held records. Everything else a
             // list is drawn from (known copies, confirmations, the queue) is the client's, the
             // same for every list.
-            for d in drawn where plans[d].answer == look.answer && plans[d].group == look.group && planHolds[d] == holds {
+            for d in drawn where plans[d].answer == look.answer && plans[d].group == look.group && CPListRender.sameHolds(planHolds[d], holds) {
                 plan.follows = d
                 break
             }
@@ -1246,7 +1280,7 @@ public struct ConflictPromptClient: ClientMachine {
         let holds = Self.heldNow(look.holds, pending)
         let leader: Int? = views.withUnsafeBufferPointer { vb -> Int? in
             for j in 0..<vb.count where j != i && vb[j].answer == look.answer && vb[j].group == look.group && CPShownID(vb[j].shown).shown
-                && Self.heldNow(vb[j].holds, pending) == holds {
+                && CPListRender.sameHolds(Self.heldNow(vb[j].holds, pending), holds) {
                 return j
             }
             return nil
@@ -1287,8 +1321,27 @@ public struct ConflictPromptClient: ClientMachine {
     /// (`holds` itself, its storage kept, when every one is: then the comparisons with it
     /// are pointer comparisons).
     static func heldNow(_ holds: [Hold], _ pending: [EntityID]) -> [Hold] {
-        if holds.allSatisfy({ pending.contains($0.entity) }) { return holds }
-        return holds.filter { pending.contains($0.entity) }
+        if holds.isEmpty { return holds }
+        let all = holds.withUnsafeBufferPointer { hb in
+            for k in 0..<hb.count where !isPending(hb[k].entity, pending) { return false }
+            return true
+        }
+        if all { return holds }
+        return holds.filter { isPending($0.entity, pending) }
+    }
+
+    /// Whether `e` is in `pending` (ascending), by binary search: asked per held record per list
+    /// on every redraw and answer, where a linear `contains` walked a queue's worth of entities.
+    @inline(__always)
+    static func isPending(_ e: EntityID, _ pending: [EntityID]) -> Bool {
+        pending.withUnsafeBufferPointer { pb in
+            var lo = 0, hi = pb.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if pb[mid] < e { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < pb.count && pb[lo] == e
+        }
     }
 
     /// Whether list `i` keeps render state (read in place, no copy of it).

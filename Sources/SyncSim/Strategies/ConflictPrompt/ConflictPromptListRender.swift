@@ -68,6 +68,10 @@ struct CPListRender: Sendable {
     var fix: Bool?
     /// `update`'s working sets and lists (derived, never observable; `Scratch`).
     var scratch = Scratch()
+    /// Updates whose changed slots no overlay step reaches (`reachesNone`), so the passes over
+    /// every step were skipped (derived, never observable: a test reads it to tell that the
+    /// shortcut still runs).
+    var replaysSkipped = 0
 
     /// What `update` works in, kept between redraws for its capacity and emptied after each
     /// use. An update made and freed each of these (a slot set's words and members, the answer's
@@ -271,7 +275,7 @@ struct CPListRender: Sendable {
             fix = f
             baseContentChanged = !scratch.underChanges.isEmpty || base.roots != newBase.roots
         }
-        let holdsChanged = holds != newHolds
+        let holdsChanged = !Self.sameHolds(holds, newHolds)
         if holdsChanged {
             for h in holds { scratch.underChanges.append(h.entity) }
             for h in newHolds { scratch.underChanges.append(h.entity) }
@@ -357,8 +361,13 @@ struct CPListRender: Sendable {
         //    a dirty slot may link to it (its record in `under` or `known` does, or a link step
         //    of the overlay sets such a link); it then writes its entity and every slot a delete
         //    cleared (what it cleared the last time may differ from what it clears now).
-        scratch.selected.append(contentsOf: repeatElement(full, count: total))
-        if !full {
+        // No step reachable from the dirty slots (the overlay unchanged, no delete in it, and no
+        // step writing or linking to a dirty slot): nothing is replayed, and the passes over
+        // every step, a queue's worth each with the queue long, are skipped.
+        let replayNone = !full && removed.isEmpty && added.isEmpty && deleted.isEmpty
+            && Self.reachesNone(scratch.dirty.members, written: written, links: links)
+        if replayNone { replaysSkipped &+= 1 } else { scratch.selected.append(contentsOf: repeatElement(full, count: total)) }
+        if !full && !replayNone {
             var grew = true
             while grew {
                 grew = false
@@ -401,7 +410,7 @@ struct CPListRender: Sendable {
                 deleted = CPSlotSet()
                 cleared = CPSlotSet()
             }
-            for k in 0..<total where scratch.selected[k] {
+            for k in 0..<(replayNone ? 0 : total) where scratch.selected[k] {
                 let t = steps[k]
                 let mark = scratch.extra.count
                 Self.lay(chunks[t.chunk][t.index], &store, known: known, schema: schema, written: &written, deleted: &deleted, cleared: &cleared, extra: &scratch.extra)
@@ -422,19 +431,37 @@ struct CPListRender: Sendable {
             break
         }
         var touched: [EntityID] = []
-        for (n, x) in scratch.dirty.members.enumerated() where scratch.lost.contains(x) || scratch.before[n] != store[x] { touched.append(x) }
+        for (n, x) in scratch.dirty.members.enumerated() where scratch.lost.contains(x) || !Self.holds(store, x, scratch.before, n) { touched.append(x) }
         for x in scratch.extra where !scratch.dirty.contains(x) { touched.append(x) }
         return Change(touched: touched, baseChanged: baseContentChanged)
+    }
+
+    /// Whether no step of the overlay touches one of `slots` (its entity, or a link's target),
+    /// given that there is no delete among them: `written` holds every step's entity (each is
+    /// added when a step is laid, and every step in the table was laid since `written` was last
+    /// emptied), `links` every link step. Then the closure of `slots` selects no step.
+    static func reachesNone(_ slots: [EntityID], written: CPSlotSet, links: [(from: EntityID, to: EntityID)]) -> Bool {
+        for x in slots where written.contains(x) { return false }
+        for l in links where slots.contains(l.to) { return false }
+        return true
     }
 
     /// Whether one of `slots` may hold a link to `e` while the overlay is laid: links come
     /// only from the records in `under`, from `known` copies, and from link steps.
     /// (Static: a method called from `update` copied the whole render state per delete step.)
     static func mayLink(_ slots: [EntityID], to e: EntityID, under: EntityStore, links: [(from: EntityID, to: EntityID)], known: EntityStore) -> Bool {
-        for x in slots {
-            if under.namespace(of: x) != nil, under[x]!.refers(to: e) { return true }
-            if known.namespace(of: x) != nil, known[x]!.refers(to: e) { return true }
+        // (Read in place: `under[x]!` copied the record, a retain and a release per array.)
+        let refers = under.records.withUnsafeBufferPointer { ub in
+            known.records.withUnsafeBufferPointer { kb in
+                for x in slots {
+                    let i = Int(x.raw)
+                    if i < ub.count, ub[i]?.refers(to: e) == true { return true }
+                    if i < kb.count, kb[i]?.refers(to: e) == true { return true }
+                }
+                return false
+            }
         }
+        if refers { return true }
         for l in links where l.to == e && slots.contains(l.from) { return true }
         return false
     }
@@ -493,6 +520,52 @@ struct CPListRender: Sendable {
                     }
                     return .some(fix)
                 }
+            }
+        }
+    }
+
+    /// Whether `store[x]` equals `before[n]` (`before[n] == store[x]`), read in place: the
+    /// optionals' `==` copied both records into a tuple, which the runtime destroys through its
+    /// generic witnesses (several hundred instructions per slot of every redraw that replays).
+    static func holds(_ store: EntityStore, _ x: EntityID, _ before: [EntityRecord?], _ n: Int) -> Bool {
+        store.records.withUnsafeBufferPointer { sb in
+            before.withUnsafeBufferPointer { bb in
+                let i = Int(x.raw)
+                return i < sb.count ? sameRecord(sb[i], bb[n]) : sameRecord(nil, bb[n])
+            }
+        }
+    }
+
+    /// `a == b` for two optional records, told by storage first (`equal`) and without the
+    /// tuple of copies the optionals' `==` builds. (Nested switches: a switch over the pair
+    /// builds that tuple too.)
+    @inline(__always)
+    static func sameRecord(_ a: EntityRecord?, _ b: EntityRecord?) -> Bool {
+        switch a {
+        case .none:
+            switch b {
+            case .none: return true
+            case .some: return false
+            }
+        case .some(let x):
+            switch b {
+            case .none: return false
+            case .some(let y): return equal(x, y)
+            }
+        }
+    }
+
+    /// `a == b` for two lists of held records (`Hold ==` compares the records as optionals,
+    /// through a tuple of copies), told by storage first: the whole list, then each record.
+    static func sameHolds(_ a: [ConflictPromptClient.Hold], _ b: [ConflictPromptClient.Hold]) -> Bool {
+        if a.count != b.count { return false }
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                if x.baseAddress == y.baseAddress { return true }
+                for k in 0..<x.count {
+                    guard x[k].entity == y[k].entity, sameRecord(x[k].record, y[k].record) else { return false }
+                }
+                return true
             }
         }
     }
