@@ -301,8 +301,12 @@ public struct PushPullTable: Sendable {
         rows.withUnsafeBufferPointer { rb in
             for k in rb.indices {
                 let i = Int(rb[k].entity.raw)
-                // Compared in place (`self[e]` would copy the row out to compare it).
-                if i < slots.capacity, peek(i, { b, j in b[j]?.status != nil && b[j]! == rb[k] }) { continue }
+                // Compared in place, through a pointer to the row (`OptionalPayload`): `self[e]`,
+                // and `b[j]!` too, copied the row out to compare it (a copy and a destroy of
+                // every row of the table, on every force from server).
+                if i < slots.capacity, peek(i, { b, j in
+                    b[j]?.status != nil && OptionalPayload.read(b, j) { $0.pointee == rb[k] }
+                }) { continue }
                 set(rb[k].entity, rb[k])
             }
         }
