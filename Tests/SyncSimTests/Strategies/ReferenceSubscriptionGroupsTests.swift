@@ -41,6 +41,43 @@ struct ReferenceSubscriptionGroupsTests {
         #expect(g.group(of: SubscriptionID(2)) == nil)
     }
 
+    /// `place(of:)` (a binary search over the ids, which ascend) finds what a linear search
+    /// finds, and `group(of:)`, `result(of:)` read what they read through it, through random
+    /// subscribes (to a new id or one held), unsubscribes, shows and results.
+    @Test func placeIsTheLinearSearchs() {
+        var g = SubscriptionGroups()
+        let queries = [Query(.todos), Query(.profiles), Query(.posts, include: .forward(.author))]
+        var state: UInt64 = 3
+        func below(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var found = 0, shown = 0
+        for step in 0..<600 {
+            let s = SubscriptionID(UInt32(below(24)))
+            switch below(5) {
+            case 0, 1: _ = g.subscribe(s, to: queries[below(3)], schema: .default)
+            case 2: g.unsubscribe(s)
+            case 3: g.markShown(s)
+            default:
+                let k = below(g.groups.count + 1)
+                if k < g.groups.count, g.groups[k].members > 0 {
+                    g.groups[k].result = below(3) == 0 ? nil : QueryResult(roots: [EntityID(UInt32(k))], entries: [])
+                }
+            }
+            for t in (0..<24).map({ SubscriptionID(UInt32($0)) }) {
+                let i = g.subs.firstIndex { $0.id == t }
+                #expect(g.place(of: t) == i, "step \(step)")
+                #expect(g.group(of: t) == i.map { g.subs[$0].group }, "step \(step)")
+                let want = i.flatMap { g.subs[$0].shown ? g.groups[g.subs[$0].group].result : nil }
+                #expect(g.result(of: t) == want, "step \(step)")
+                if i != nil { found += 1 }
+                if want != nil { shown += 1 }
+            }
+        }
+        #expect(found > 3_000 && shown > 1_000)
+    }
+
     /// A client whose subscriptions are grouped (what the checking wrapper reads).
     protocol Grouped: ClientMachine {
         var groupedSubscriptions: SubscriptionGroups { get }

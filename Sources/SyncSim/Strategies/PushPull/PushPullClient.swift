@@ -723,8 +723,10 @@ public struct PushPullClient: ClientMachine {
             let new = visibleRecord(e)
             let oldNS = view.namespace(of: e)
             if oldNS == nil && new == nil { continue }
-            // Compared in place (`view[e]` would copy the record out to compare it).
-            if let n = new, oldNS == n.namespace, view.records.withUnsafeBufferPointer({ $0[Int(e.raw)]! == n }) { continue }
+            // Compared in place, through a pointer to the record (`OptionalPayload`: `view[e]`,
+            // and `$0[i]!` too, copied the record out to compare it).
+            if let n = new, oldNS == n.namespace,
+               view.records.withUnsafeBufferPointer({ OptionalPayload.read($0, Int(e.raw)) { $0.pointee == n } }) { continue }
             if let o = oldNS { changed.insert(o) }
             if let n = new { changed.insert(n.namespace) }
             view[e] = new

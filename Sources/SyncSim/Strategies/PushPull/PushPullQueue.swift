@@ -39,6 +39,10 @@ public struct OperationQueue: Hashable, Sendable {
     /// the set of outstanding rows changes (a row added or removed: `enqueue`, `succeed`,
     /// `discard`); every other change moves a row between outstanding states only.
     var outstanding: [WriteID] = []
+    /// A write was enqueued again after another write's rows (never in a run: a write's rows are
+    /// enqueued together and write ids are unique; a queue driven by hand can): its rows may no
+    /// longer be adjacent, and `outstandingWriteCount` walks the queue from then on.
+    private(set) var scattered = false
 
     public init() {}
 
@@ -48,7 +52,9 @@ public struct OperationQueue: Hashable, Sendable {
         rows.append(QueuedOperation(id: nextID, write: write, entity: entity, kind: kind, status: .pending, attempts: 0, lastError: nil))
         nextID += 1
         // The common case (a write's first row) without a pass over the queue.
-        if outstanding.last != write && !outstanding.contains(write) { outstanding.append(write) }
+        if outstanding.last != write {
+            if outstanding.contains(write) { scattered = true } else { outstanding.append(write) }
+        }
         assert(outstanding == computeOutstanding(), "stale outstanding writes")
     }
 
@@ -81,10 +87,21 @@ public struct OperationQueue: Hashable, Sendable {
         return out
     }
 
-    /// `outstandingWrites.count`, without building the list. A write's rows are enqueued
-    /// together and the queue only appends, so each write's rows are adjacent: counting the
-    /// outstanding rows whose write differs from the previous outstanding row's counts writes.
+    /// The number of runs of adjacent outstanding rows of one write (`countRuns`), read from the
+    /// kept list: the simulator asks after every input a client handles, and the walk of the
+    /// queue (which grows while a client is offline) cost a pass over it per event. The same
+    /// number: every row is outstanding (no row stays `success`: `succeed` removes the rows it
+    /// clears), and unless the queue is `scattered` a write's rows were enqueued together and
+    /// are only ever removed, so they stay adjacent and each write is one run.
     public var outstandingWriteCount: Int {
+        if scattered { return countRuns() }
+        assert(outstanding.count == countRuns(), "outstanding writes out of step with the queue's runs")
+        return outstanding.count
+    }
+
+    /// The outstanding rows whose write differs from the previous outstanding row's (what
+    /// `outstandingWriteCount` once counted by walking the queue).
+    func countRuns() -> Int {
         var n = 0
         var last: WriteID?
         for r in rows where r.isOutstanding && r.write != last { n += 1; last = r.write }

@@ -137,6 +137,9 @@ public struct ReferenceClient: ClientMachine {
     }
 
     public var pendingWrites: [WriteID] { queue.map(\.id) }
+    /// `pendingWrites.count` without building the list (the protocol's default builds it): the
+    /// simulator asks after every input the client handles.
+    public var pendingWriteCount: Int { queue.count }
 
     // MARK: - Inputs
 
