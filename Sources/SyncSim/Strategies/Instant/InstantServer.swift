@@ -136,19 +136,102 @@ public struct InstantServer: ServerMachine {
     }
 
     /// All-or-nothing: applies the steps in place and, if one fails, rolls back the ones before
-    /// it; nil when every step took effect. `changed` gets the namespaces the steps change and
-    /// `touched` the entities they touched (`EntityStore.touched(by:)`) when they all took effect.
+    /// it; nil when every step took effect. When they all took effect, `changed` gets the
+    /// namespaces the steps change and `touched` the entities whose records they may have
+    /// changed, each once (ascending, unless a delete removed an entity: see below).
+    ///
+    /// A step that writes nothing (`InstantServer.writesNothing`: an update whose every value
+    /// is already the stored one, a link already in place, an unlink of a link that is not
+    /// there, a delete of a missing entity) names no entity and no namespace: `touched` from the
+    /// undo log (`EntityStore.touched(by:)`) listed every entity a step named, so a sharedDiff
+    /// save, which re-sends its whole collection, made `broadcast` judge and patch every
+    /// subscription over the whole collection on every save. Exact: `Query.mayChange` and
+    /// `Query.patchTree` need a list holding every entity whose record changed, and the steps
+    /// left out changed none. A delete that removes an entity also changes the records linking
+    /// to it, which the steps do not name: then the undo log's list is taken, as before.
     mutating func commit(_ steps: [InstantStep], changed: inout NamespaceSet, touched: inout [EntityID]) -> ApplyError? {
         var undo = EntityStore.UndoLog()
+        var written: [EntityID] = []
+        var removed = false
         for step in steps {
-            changed.formUnion(step.op.changedNamespaces(in: schema, before: data))
+            if Self.writesNothing(step.op, in: data, schema: schema) {
+                idleSteps &+= 1
+                // An update of a present entity of its namespace, valid for the schema, with
+                // every value already stored is `apply` doing nothing (no error, no write): not
+                // applied, nor saved in the undo log. The other steps that write nothing are
+                // applied all the same (whether they are refused is `apply`'s to say).
+                if case .update(_, let ns, let a) = step.op, EntityStore.validate(a, ns, schema: schema) == nil { continue }
+            } else {
+                changed.formUnion(step.op.changedNamespaces(in: schema, before: data))
+                if case .delete = step.op { removed = true }
+                written.append(step.op.entity)
+            }
             if let e = data.apply(step.op, schema: schema, mode: step.upsert ? .upsert : .update, undo: &undo) {
                 data.rollBack(undo)
                 return e
             }
         }
-        touched = data.touched(by: undo)
+        if removed {
+            touched = data.touched(by: undo)
+        } else {
+            written.sort()
+            var n = 0
+            for k in written.indices where n == 0 || written[n - 1] != written[k] {
+                written[n] = written[k]
+                n += 1
+            }
+            written.removeSubrange(n...)
+            touched = written
+        }
         return nil
+    }
+
+    /// How many steps `commit` found to write nothing and left out of `touched` (a test reads it,
+    /// so the shortcut cannot stop silently).
+    var idleSteps = 0
+
+    /// Whether applying `op` to `data` writes nothing, read in place: the step's entity exists
+    /// (a delete: does not) and already is what the step makes it. False when unsure (a create,
+    /// an id outside the schema), so the step then counts as writing.
+    static func writesNothing(_ op: Op, in data: EntityStore, schema: Schema) -> Bool {
+        data.records.withUnsafeBufferPointer { rb in
+            switch op {
+            case .create:
+                return false
+            case .delete(let e, _):
+                return !data.contains(e)
+            case .update(let e, let ns, let a):
+                guard data.contains(e) else { return false }
+                // `EntityRecord.assign` writes only values that differ.
+                return OptionalPayload.read(rb, Int(e.raw)) { r in
+                    r.pointee.namespace == ns && a.withUnsafeBufferPointer { ab in
+                        r.pointee.values.withUnsafeBufferPointer { vb in
+                            for k in 0..<ab.count {
+                                let f = Int(ab[k].field.raw)
+                                guard f < vb.count, let v = vb[f], v == ab[k].value else { return false }
+                            }
+                            return true
+                        }
+                    }
+                }
+            case .link(let e, let l, let t):
+                // `setLink` changes nothing when the slot of the link's cardinality holds `t`.
+                guard schema.contains(l), data.contains(e) else { return false }
+                let k = Int(l.raw)
+                if schema.isMany(l) {
+                    return OptionalPayload.read(rb, Int(e.raw)) { r in
+                        r.pointee.manyLinks.withUnsafeBufferPointer { mb in k < mb.count && mb[k].contains(t) }
+                    }
+                }
+                return OptionalPayload.read(rb, Int(e.raw)) { r in
+                    r.pointee.links.withUnsafeBufferPointer { lb in k < lb.count && lb[k] == t }
+                }
+            case .unlink(let e, let l, let t):
+                // `apply` clears the link only where the record points at `t`.
+                guard schema.contains(l), data.contains(e) else { return false }
+                return !OptionalPayload.read(rb, Int(e.raw)) { r in r.pointee.points(l, at: t) }
+            }
+        }
     }
 
     /// Re-evaluates every subscribed query that reads a namespace the transaction `changed`
