@@ -140,7 +140,7 @@ public struct InstantServer: ServerMachine {
     /// namespaces the steps change and `touched` the entities whose records they may have
     /// changed, each once (ascending, unless a delete removed an entity: see below).
     ///
-    /// A step that writes nothing (`InstantServer.writesNothing`: an update whose every value
+    /// A step that writes nothing (`InstantServer.effect(of:in:schema:)`: an update whose every value
     /// is already the stored one, a link already in place, an unlink of a link that is not
     /// there, a delete of a missing entity) names no entity and no namespace: `touched` from the
     /// undo log (`EntityStore.touched(by:)`) listed every entity a step named, so a sharedDiff
@@ -153,24 +153,32 @@ public struct InstantServer: ServerMachine {
         var undo = EntityStore.UndoLog()
         var written: [EntityID] = []
         var removed = false
-        for step in steps {
-            if Self.writesNothing(step.op, in: data, schema: schema) {
-                idleSteps &+= 1
-                // An update of a present entity of its namespace, valid for the schema, with
-                // every value already stored is `apply` doing nothing (no error, no write): not
-                // applied, nor saved in the undo log. The other steps that write nothing are
-                // applied all the same (whether they are refused is `apply`'s to say).
-                if case .update(_, let ns, let a) = step.op, EntityStore.validate(a, ns, schema: schema) == nil { continue }
-            } else {
-                changed.formUnion(step.op.changedNamespaces(in: schema, before: data))
-                if case .delete = step.op { removed = true }
-                written.append(step.op.entity)
+        // The steps read where they are: `for step in steps` copied each one (a retain and a
+        // release of what its op carries) only to test it.
+        let failure: ApplyError? = steps.withUnsafeBufferPointer { sb in
+            for k in 0..<sb.count {
+                switch Self.effect(of: sb, k, in: data, schema: schema) {
+                case .doesNothing:
+                    // `apply` would neither refuse it nor write: not applied, nor saved in the
+                    // undo log.
+                    idleSteps &+= 1
+                    continue
+                case .writesNothing:
+                    // Applied all the same: whether it is refused is `apply`'s to say.
+                    idleSteps &+= 1
+                case .mayWrite:
+                    changed.formUnion(sb[k].op.changedNamespaces(in: schema, before: data))
+                    if case .delete = sb[k].op { removed = true }
+                    written.append(sb[k].op.entity)
+                }
+                if let e = data.apply(sb[k].op, schema: schema, mode: sb[k].upsert ? .upsert : .update, undo: &undo) {
+                    data.rollBack(undo)
+                    return e
+                }
             }
-            if let e = data.apply(step.op, schema: schema, mode: step.upsert ? .upsert : .update, undo: &undo) {
-                data.rollBack(undo)
-                return e
-            }
+            return nil
         }
+        if let failure { return failure }
         if removed {
             touched = data.touched(by: undo)
         } else {
@@ -190,46 +198,69 @@ public struct InstantServer: ServerMachine {
     /// so the shortcut cannot stop silently).
     var idleSteps = 0
 
-    /// Whether applying `op` to `data` writes nothing, read in place: the step's entity exists
-    /// (a delete: does not) and already is what the step makes it. False when unsure (a create,
-    /// an id outside the schema), so the step then counts as writing.
-    static func writesNothing(_ op: Op, in data: EntityStore, schema: Schema) -> Bool {
+    /// What applying a step to the server's store does, as far as `commit` needs to know.
+    enum StepEffect: Equatable {
+        /// It may write (or it is a create, or names an id outside the schema: unsure).
+        case mayWrite
+        /// It writes nothing if `apply` accepts it (a link already in place, an unlink of a link
+        /// that is not there, a delete of a missing entity).
+        case writesNothing
+        /// `apply` accepts it and writes nothing: an update of a present entity of its
+        /// namespace, valid for the schema, with every value already stored
+        /// (`EntityRecord.assign` writes only values that differ).
+        case doesNothing
+    }
+
+    /// `effect(of:_:in:schema:)` of one op.
+    static func effect(of op: Op, in data: EntityStore, schema: Schema) -> StepEffect {
+        [InstantStep(op, upsert: true)].withUnsafeBufferPointer { effect(of: $0, 0, in: data, schema: schema) }
+    }
+
+    /// What applying step `k` of `sb` to `data` does, the step and the record it names read in
+    /// place (matching the step where it lies, and reading the record through a pointer
+    /// (`OptionalPayload`), copies neither).
+    @inline(__always)
+    static func effect(of sb: UnsafeBufferPointer<InstantStep>, _ k: Int, in data: EntityStore, schema: Schema) -> StepEffect {
         data.records.withUnsafeBufferPointer { rb in
-            switch op {
+            switch sb[k].op {
             case .create:
-                return false
+                return .mayWrite
             case .delete(let e, _):
-                return !data.contains(e)
+                return data.contains(e) ? .mayWrite : .writesNothing
             case .update(let e, let ns, let a):
-                guard data.contains(e) else { return false }
-                // `EntityRecord.assign` writes only values that differ.
-                return OptionalPayload.read(rb, Int(e.raw)) { r in
+                guard data.contains(e) else { return .mayWrite }
+                let same = OptionalPayload.read(rb, Int(e.raw)) { r in
                     r.pointee.namespace == ns && a.withUnsafeBufferPointer { ab in
                         r.pointee.values.withUnsafeBufferPointer { vb in
-                            for k in 0..<ab.count {
-                                let f = Int(ab[k].field.raw)
-                                guard f < vb.count, let v = vb[f], v == ab[k].value else { return false }
+                            for j in 0..<ab.count {
+                                let f = Int(ab[j].field.raw)
+                                guard f < vb.count, let v = vb[f], v == ab[j].value else { return false }
                             }
                             return true
                         }
                     }
                 }
+                guard same else { return .mayWrite }
+                return EntityStore.validate(a, ns, schema: schema) == nil ? .doesNothing : .writesNothing
             case .link(let e, let l, let t):
                 // `setLink` changes nothing when the slot of the link's cardinality holds `t`.
-                guard schema.contains(l), data.contains(e) else { return false }
-                let k = Int(l.raw)
+                guard schema.contains(l), data.contains(e) else { return .mayWrite }
+                let m = Int(l.raw)
+                let there: Bool
                 if schema.isMany(l) {
-                    return OptionalPayload.read(rb, Int(e.raw)) { r in
-                        r.pointee.manyLinks.withUnsafeBufferPointer { mb in k < mb.count && mb[k].contains(t) }
+                    there = OptionalPayload.read(rb, Int(e.raw)) { r in
+                        r.pointee.manyLinks.withUnsafeBufferPointer { mb in m < mb.count && mb[m].contains(t) }
+                    }
+                } else {
+                    there = OptionalPayload.read(rb, Int(e.raw)) { r in
+                        r.pointee.links.withUnsafeBufferPointer { lb in m < lb.count && lb[m] == t }
                     }
                 }
-                return OptionalPayload.read(rb, Int(e.raw)) { r in
-                    r.pointee.links.withUnsafeBufferPointer { lb in k < lb.count && lb[k] == t }
-                }
+                return there ? .writesNothing : .mayWrite
             case .unlink(let e, let l, let t):
                 // `apply` clears the link only where the record points at `t`.
-                guard schema.contains(l), data.contains(e) else { return false }
-                return !OptionalPayload.read(rb, Int(e.raw)) { r in r.pointee.points(l, at: t) }
+                guard schema.contains(l), data.contains(e) else { return .mayWrite }
+                return OptionalPayload.read(rb, Int(e.raw)) { r in r.pointee.points(l, at: t) } ? .mayWrite : .writesNothing
             }
         }
     }
