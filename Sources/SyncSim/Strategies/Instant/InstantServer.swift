@@ -136,19 +136,133 @@ public struct InstantServer: ServerMachine {
     }
 
     /// All-or-nothing: applies the steps in place and, if one fails, rolls back the ones before
-    /// it; nil when every step took effect. `changed` gets the namespaces the steps change and
-    /// `touched` the entities they touched (`EntityStore.touched(by:)`) when they all took effect.
+    /// it; nil when every step took effect. When they all took effect, `changed` gets the
+    /// namespaces the steps change and `touched` the entities whose records they may have
+    /// changed, each once (ascending, unless a delete removed an entity: see below).
+    ///
+    /// A step that writes nothing (`InstantServer.effect(of:in:schema:)`: an update whose every value
+    /// is already the stored one, a link already in place, an unlink of a link that is not
+    /// there, a delete of a missing entity) names no entity and no namespace: `touched` from the
+    /// undo log (`EntityStore.touched(by:)`) listed every entity a step named, so a sharedDiff
+    /// save, which re-sends its whole collection, made `broadcast` judge and patch every
+    /// subscription over the whole collection on every save. Exact: `Query.mayChange` and
+    /// `Query.patchTree` need a list holding every entity whose record changed, and the steps
+    /// left out changed none. A delete that removes an entity also changes the records linking
+    /// to it, which the steps do not name: then the undo log's list is taken, as before.
     mutating func commit(_ steps: [InstantStep], changed: inout NamespaceSet, touched: inout [EntityID]) -> ApplyError? {
         var undo = EntityStore.UndoLog()
-        for step in steps {
-            changed.formUnion(step.op.changedNamespaces(in: schema, before: data))
-            if let e = data.apply(step.op, schema: schema, mode: step.upsert ? .upsert : .update, undo: &undo) {
-                data.rollBack(undo)
-                return e
+        var written: [EntityID] = []
+        var removed = false
+        // The steps read where they are: `for step in steps` copied each one (a retain and a
+        // release of what its op carries) only to test it.
+        let failure: ApplyError? = steps.withUnsafeBufferPointer { sb in
+            for k in 0..<sb.count {
+                switch Self.effect(of: sb, k, in: data, schema: schema) {
+                case .doesNothing:
+                    // `apply` would neither refuse it nor write: not applied, nor saved in the
+                    // undo log.
+                    idleSteps &+= 1
+                    continue
+                case .writesNothing:
+                    // Applied all the same: whether it is refused is `apply`'s to say.
+                    idleSteps &+= 1
+                case .mayWrite:
+                    changed.formUnion(sb[k].op.changedNamespaces(in: schema, before: data))
+                    if case .delete = sb[k].op { removed = true }
+                    written.append(sb[k].op.entity)
+                }
+                if let e = data.apply(sb[k].op, schema: schema, mode: sb[k].upsert ? .upsert : .update, undo: &undo) {
+                    data.rollBack(undo)
+                    return e
+                }
+            }
+            return nil
+        }
+        if let failure { return failure }
+        if removed {
+            touched = data.touched(by: undo)
+        } else {
+            written.sort()
+            var n = 0
+            for k in written.indices where n == 0 || written[n - 1] != written[k] {
+                written[n] = written[k]
+                n += 1
+            }
+            written.removeSubrange(n...)
+            touched = written
+        }
+        return nil
+    }
+
+    /// How many steps `commit` found to write nothing and left out of `touched` (a test reads it,
+    /// so the shortcut cannot stop silently).
+    var idleSteps = 0
+
+    /// What applying a step to the server's store does, as far as `commit` needs to know.
+    enum StepEffect: Equatable {
+        /// It may write (or it is a create, or names an id outside the schema: unsure).
+        case mayWrite
+        /// It writes nothing if `apply` accepts it (a link already in place, an unlink of a link
+        /// that is not there, a delete of a missing entity).
+        case writesNothing
+        /// `apply` accepts it and writes nothing: an update of a present entity of its
+        /// namespace, valid for the schema, with every value already stored
+        /// (`EntityRecord.assign` writes only values that differ).
+        case doesNothing
+    }
+
+    /// `effect(of:_:in:schema:)` of one op.
+    static func effect(of op: Op, in data: EntityStore, schema: Schema) -> StepEffect {
+        [InstantStep(op, upsert: true)].withUnsafeBufferPointer { effect(of: $0, 0, in: data, schema: schema) }
+    }
+
+    /// What applying step `k` of `sb` to `data` does, the step and the record it names read in
+    /// place (matching the step where it lies, and reading the record through a pointer
+    /// (`OptionalPayload`), copies neither).
+    @inline(__always)
+    static func effect(of sb: UnsafeBufferPointer<InstantStep>, _ k: Int, in data: EntityStore, schema: Schema) -> StepEffect {
+        data.records.withUnsafeBufferPointer { rb in
+            switch sb[k].op {
+            case .create:
+                return .mayWrite
+            case .delete(let e, _):
+                return data.contains(e) ? .mayWrite : .writesNothing
+            case .update(let e, let ns, let a):
+                guard data.contains(e) else { return .mayWrite }
+                let same = OptionalPayload.read(rb, Int(e.raw)) { r in
+                    r.pointee.namespace == ns && a.withUnsafeBufferPointer { ab in
+                        r.pointee.values.withUnsafeBufferPointer { vb in
+                            for j in 0..<ab.count {
+                                let f = Int(ab[j].field.raw)
+                                guard f < vb.count, let v = vb[f], v == ab[j].value else { return false }
+                            }
+                            return true
+                        }
+                    }
+                }
+                guard same else { return .mayWrite }
+                return EntityStore.validate(a, ns, schema: schema) == nil ? .doesNothing : .writesNothing
+            case .link(let e, let l, let t):
+                // `setLink` changes nothing when the slot of the link's cardinality holds `t`.
+                guard schema.contains(l), data.contains(e) else { return .mayWrite }
+                let m = Int(l.raw)
+                let there: Bool
+                if schema.isMany(l) {
+                    there = OptionalPayload.read(rb, Int(e.raw)) { r in
+                        r.pointee.manyLinks.withUnsafeBufferPointer { mb in m < mb.count && mb[m].contains(t) }
+                    }
+                } else {
+                    there = OptionalPayload.read(rb, Int(e.raw)) { r in
+                        r.pointee.links.withUnsafeBufferPointer { lb in m < lb.count && lb[m] == t }
+                    }
+                }
+                return there ? .writesNothing : .mayWrite
+            case .unlink(let e, let l, let t):
+                // `apply` clears the link only where the record points at `t`.
+                guard schema.contains(l), data.contains(e) else { return .mayWrite }
+                return OptionalPayload.read(rb, Int(e.raw)) { r in r.pointee.points(l, at: t) } ? .mayWrite : .writesNothing
             }
         }
-        touched = data.touched(by: undo)
-        return nil
     }
 
     /// Re-evaluates every subscribed query that reads a namespace the transaction `changed`

@@ -204,7 +204,9 @@ public struct SharedDiffClient: ClientMachine {
         switch m {
         case .initOk:
             guard connection.initOk(out: &out) else { return }
-            for c in collections { out(.send(.addQuery(c.key, c.query))) }
+            // By index: `for c in collections` copied every collection (a retain and a release
+            // per array it and its overlay own) on every init-ok.
+            for i in collections.indices { out(.send(.addQuery(collections[i].key, collections[i].query))) }
             for m in pending where m.txID == nil { send(m, out: &out) }
         case .addQueryOk(let k, let r, let tx), .refreshOk(let k, let r, let tx):
             guard let i = collections.firstIndex(where: { $0.key == k }) else { return }

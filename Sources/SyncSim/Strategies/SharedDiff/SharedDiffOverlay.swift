@@ -513,7 +513,9 @@ extension SharedDiffClient {
                                     collections: collections, shownVersion: shownVersion, query: query,
                                     changes: changes)
             o.beginTouching()
-            if let e = o.evaluated, let shown, e.result == shown {
+            // Taken out (the overlay forgets it below anyway): binding it copied the evaluation
+            // (a retain and a release per array it holds) on every refresh of every view.
+            if let e = o.evaluated.take(), let shown, e.result == shown {
                 incremental = true
                 for t in e.unsavedTouched { o.note(t, in: &touched) }
             }

@@ -70,11 +70,19 @@ extension SharedDiffClient {
     /// place, in step with the elements (both ascend by id), instead of searching it and copying
     /// the record per element.
     func saveSteps(for c: Collection, cache: inout SharedDiffStepCache) -> (steps: [InstantStep], writes: [WriteID]) {
-        guard let own = c.shown else { return ([], []) }
+        saveSteps(shown: c.shown, saveDue: c.saveDue, server: c.server, saveWrites: c.saveWrites, cache: &cache)
+    }
+
+    /// `saveSteps(for:cache:)` of the collection with these parts: the only ones a save reads,
+    /// passed alone so `runSave` can read them where the collection lies (passing the whole
+    /// collection copied it, a retain and a release per array it and its overlay own).
+    func saveSteps(shown: QueryResult?, saveDue: [NamespaceID], server: QueryResult?, saveWrites: [WriteID],
+                   cache: inout SharedDiffStepCache) -> (steps: [InstantStep], writes: [WriteID]) {
+        guard let own = shown else { return ([], []) }
         let view = traverseKnown ? known(preferring: own) : own
         var deletes: [EntityID] = []
         var steps: [InstantStep] = []
-        for ns in c.saveDue {
+        for ns in saveDue {
             for e in tracked(ns, notIn: own) {
                 deletes.append(e)
                 steps.append(InstantStep(.delete(e, ns), upsert: false))
@@ -82,16 +90,16 @@ extension SharedDiffClient {
         }
         // Elements of the due namespaces, then the closure over links within the collection
         // (either direction: a post's author, that author's posts, …).
-        let inSent = linkClosure(of: view) { id, r in c.saveDue.contains(r.namespace) && own.contains(id) }
+        let inSent = linkClosure(of: view) { id, r in saveDue.contains(r.namespace) && own.contains(id) }
         var sent: [EntityID] = []
         var links: [InstantStep] = []
         // The entries sent, in id order, read where they are: looking each up again by id, and
         // building an array of each link's targets, cost a search and an allocation per link.
         let entries = view.entries
-        let before = c.server?.entries ?? []
+        let before = server?.entries ?? []
         entries.withUnsafeBufferPointer { eb in
             before.withUnsafeBufferPointer { bb in
-                // The server answer's entry for the element (`c.server?.record(e)`), found by
+                // The server answer's entry for the element (`server?.record(e)`), found by
                 // walking the answer alongside the elements.
                 var j = 0
                 for k in 0..<eb.count where inSent[k] {
@@ -121,7 +129,7 @@ extension SharedDiffClient {
         }
         steps.append(contentsOf: links)
         var writes: [WriteID] = []
-        for w in c.saveWrites {
+        for w in saveWrites {
             guard let u = unsaved.first(where: { $0.write.id == w }) else { continue }
             let reflected = u.write.ops.contains { op in
                 op.isDelete ? deletes.contains(op.entity) : sent.contains(op.entity)
@@ -238,7 +246,10 @@ extension SharedDiffClient {
         // The collection's step cache, taken out while the save reads the collections.
         var cache = SharedDiffStepCache()
         swap(&cache, &collections[i].stepCache)
-        let (steps, writes) = saveSteps(for: collections[i], cache: &cache)
+        // The collection's parts read through the buffer (`saveSteps(shown:...)`).
+        let (steps, writes) = collections.withUnsafeBufferPointer { b in
+            saveSteps(shown: b[i].shown, saveDue: b[i].saveDue, server: b[i].server, saveWrites: b[i].saveWrites, cache: &cache)
+        }
         swap(&cache, &collections[i].stepCache)
         // Split before `settleOwed`, which may forget the writes whose entities it reads.
         let transactions = steps.isEmpty ? [] : saveTransactions(steps, writes)

@@ -53,15 +53,20 @@ extension SharedDiffOverlay {
             if scope != nil, !scope!.reads.contains(ns) { return true }
             // Present (so `fill` looks nothing up) in the same namespace, every assigned field
             // already holding its value (`changesNothing`: an out-of-range field is a change).
+            // The record is read through a pointer to it (`OptionalPayload`): `rb[i]?.namespace`
+            // followed by `rb[i]!.values` copied the record (a retain and a release per array it
+            // owns) and the step's op, for every step of every save laid.
             let i = Int(e.raw)
-            guard i < rb.count, rb[i]?.namespace == ns else { return false }
-            return a.withUnsafeBufferPointer { ab in
-                rb[i]!.values.withUnsafeBufferPointer { vb in
-                    for k in 0..<ab.count {
-                        let f = Int(ab[k].field.raw)
-                        guard f < vb.count, let v = vb[f], v == ab[k].value else { return false }
+            guard has(e, rb) else { return false }
+            return OptionalPayload.read(rb, i) { r in
+                r.pointee.namespace == ns && a.withUnsafeBufferPointer { ab in
+                    r.pointee.values.withUnsafeBufferPointer { vb in
+                        for k in 0..<ab.count {
+                            let f = Int(ab[k].field.raw)
+                            guard f < vb.count, let v = vb[f], v == ab[k].value else { return false }
+                        }
+                        return true
                     }
-                    return true
                 }
             }
         case .link(let e, let l, let t):
@@ -72,14 +77,16 @@ extension SharedDiffOverlay {
             guard schema.contains(l) else { return true }
             let i = Int(e.raw), k = Int(l.raw)
             if schema.isMany(l) {
-                return rb[i]!.manyLinks.withUnsafeBufferPointer { mb in k < mb.count && mb[k].contains(t) }
+                return OptionalPayload.read(rb, i) { r in
+                    r.pointee.manyLinks.withUnsafeBufferPointer { mb in k < mb.count && mb[k].contains(t) }
+                }
             }
-            return rb[i]!.links.withUnsafeBufferPointer { lb in k < lb.count && lb[k] == t }
+            return OptionalPayload.read(rb, i) { r in r.pointee.links.withUnsafeBufferPointer { lb in k < lb.count && lb[k] == t } }
         case .unlink(let e, let l, let t):
             if scope != nil, !scope!.inReads(e) { return true }
             // `fill` needs the source; `apply` clears the link only where it points at `t`.
             guard has(e, rb) else { return false }
-            return !rb[Int(e.raw)]!.points(l, at: t)
+            return !OptionalPayload.read(rb, Int(e.raw)) { r in r.pointee.points(l, at: t) }
         case .create(_, let ns, _):
             if scope != nil, !scope!.reads.contains(ns) { return true }
             return false
@@ -90,6 +97,8 @@ extension SharedDiffOverlay {
     @inline(__always)
     static func has(_ e: EntityID, _ rb: UnsafeBufferPointer<EntityRecord?>) -> Bool {
         let i = Int(e.raw)
-        return i < rb.count && rb[i]?.namespace != nil
+        guard i < rb.count else { return false }
+        if case .none = rb[i] { return false }
+        return true
     }
 }
