@@ -232,8 +232,22 @@ extension Monitor {
     ///
     /// The entry is read where it lies (`entry` points into the result the caller holds): passed
     /// as a value it was copied per call, three retains and three releases of its record's arrays.
+    ///
+    /// An entity whose last check for this client (by any subscription) found these very
+    /// values settled is passed without a look at its versions (`settledShows`): the check
+    /// would come out as it did then and change nothing. Why that is exact: this entity's
+    /// floors are written only by its own checks, so none moved since the last one, which left
+    /// each floor at or above its value's oldest version and at or below its newest; a value's
+    /// oldest version never changes once it exists and its newest only grows; and a key only
+    /// ever becomes the client's own (then skipped). So no comparison can report or raise.
     mutating func checkMonotonic(_ c: ClientID, _ s: SubscriptionID, _ entry: UnsafePointer<QueryResult.Entry>, at t: Int64) -> Bool {
         let e = entry.pointee.id
+        let ek = Self.entityKey(e)
+        if usesSettledShows {
+            // (`==` of two arrays with one buffer is told without reading it.)
+            let same = settledShows[c.index].withValue(ek) { m in m.settled && m.values == entry.pointee.record.values }
+            if same { settledShowHits &+= 1; return true }
+        }
         // Most entities a long run shows were created during it: only those in the initial data
         // pay for a copy of their initial record (presence is read in place).
         let initial = initialData.contains(e) ? initialData[e] : nil
@@ -263,7 +277,21 @@ extension Monitor {
                 floorRaises[c.index].append(k)
             }
         }
+        settledShows[c.index].modify(ek) { m in
+            m.settled = settled
+            m.values = settled ? values : []
+        }
         return settled
+    }
+
+    /// What `checkMonotonic` last found for one entity a client showed (`settledShows`).
+    struct SettledShow: Sendable {
+        /// The values it checked, if it found them settled (kept: their storage tells the
+        /// same values at once).
+        var values: [FieldValue?] = []
+        /// Whether it found them settled (every value a server version, none older than the
+        /// client's floor).
+        var settled = false
     }
 
     /// Whether intent `x` may legitimately show over `w` (made later, applied later, or ranked

@@ -145,6 +145,17 @@ struct Monitor: Sendable {
     var scratchRecheck: [EntityID] = []
     /// Per client: the keys whose floor rose, in order (`checkYield` re-checks them).
     var floorRaises: [[UInt64]]
+    /// Per client, by entity (`entityKey`): what `checkMonotonic` last found of the values it
+    /// was shown (`SettledShow`), so an entry shown again with the same values is passed without
+    /// a look at its versions (a new subscription's first yield, a view refilled after a
+    /// restart: each showed the whole result, checked value by value, so the cost of one
+    /// yield grew with the store).
+    var settledShows: [KeyTable<SettledShow>]
+    /// Off: every entry is checked in full (the reference the tests compare with).
+    var usesSettledShows = true
+    /// How often `checkMonotonic` passed an entry through `settledShows` (read by tests only: a
+    /// shortcut that silently stopped applying would pass every verdict test).
+    var settledShowHits: UInt64 = 0
     /// The run's arbitration and largest clock skew, read once (`checkOwnWrites`).
     var runRules: (Arbitration, Int64)?
     /// Per client: its keep-local choices (`.recordTimestamp` forcing, `Monitor+RecordOrder.swift`).
@@ -171,6 +182,7 @@ struct Monitor: Sendable {
         yieldMemos = Array(repeating: [], count: clients)
         closedAgainst = Array(repeating: nil, count: clients)
         floorRaises = Array(repeating: [], count: clients)
+        settledShows = Array(repeating: KeyTable(stride: 1, blank: SettledShow()), count: clients)
     }
 
     /// Reports at most `perInvariantLimit` violations of one invariant per run: the first ones
