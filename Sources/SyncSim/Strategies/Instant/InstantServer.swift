@@ -229,17 +229,7 @@ public struct InstantServer: ServerMachine {
                 return data.contains(e) ? .mayWrite : .writesNothing
             case .update(let e, let ns, let a):
                 guard data.contains(e) else { return .mayWrite }
-                let same = OptionalPayload.read(rb, Int(e.raw)) { r in
-                    r.pointee.namespace == ns && a.withUnsafeBufferPointer { ab in
-                        r.pointee.values.withUnsafeBufferPointer { vb in
-                            for j in 0..<ab.count {
-                                let f = Int(ab[j].field.raw)
-                                guard f < vb.count, let v = vb[f], v == ab[j].value else { return false }
-                            }
-                            return true
-                        }
-                    }
-                }
+                let same = OptionalPayload.read(rb, Int(e.raw)) { HeldAssignments.held(by: $0, ns, a) }
                 guard same else { return .mayWrite }
                 return EntityStore.validate(a, ns, schema: schema) == nil ? .doesNothing : .writesNothing
             case .link(let e, let l, let t):

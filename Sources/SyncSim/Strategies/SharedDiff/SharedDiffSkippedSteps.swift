@@ -58,17 +58,7 @@ extension SharedDiffOverlay {
             // owns) and the step's op, for every step of every save laid.
             let i = Int(e.raw)
             guard has(e, rb) else { return false }
-            return OptionalPayload.read(rb, i) { r in
-                r.pointee.namespace == ns && a.withUnsafeBufferPointer { ab in
-                    r.pointee.values.withUnsafeBufferPointer { vb in
-                        for k in 0..<ab.count {
-                            let f = Int(ab[k].field.raw)
-                            guard f < vb.count, let v = vb[f], v == ab[k].value else { return false }
-                        }
-                        return true
-                    }
-                }
-            }
+            return OptionalPayload.read(rb, i) { HeldAssignments.held(by: $0, ns, a) }
         case .link(let e, let l, let t):
             if scope != nil, !scope!.inReads(e) { return !scope!.inReads(t) || has(t, rb) }
             // `fill` needs both ends; then `changesNothing`: an unknown link is refused, and a
