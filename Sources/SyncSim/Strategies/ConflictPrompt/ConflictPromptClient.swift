@@ -1334,14 +1334,8 @@ public struct ConflictPromptClient: ClientMachine {
     /// on every redraw and answer, where a linear `contains` walked a queue's worth of entities.
     @inline(__always)
     static func isPending(_ e: EntityID, _ pending: [EntityID]) -> Bool {
-        pending.withUnsafeBufferPointer { pb in
-            var lo = 0, hi = pb.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if pb[mid] < e { lo = mid + 1 } else { hi = mid }
-            }
-            return lo < pb.count && pb[lo] == e
-        }
+        let p = CPPendingEntities.position(of: e, in: pending)
+        return p < pending.count && pending[p] == e
     }
 
     /// Whether list `i` keeps render state (read in place, no copy of it).

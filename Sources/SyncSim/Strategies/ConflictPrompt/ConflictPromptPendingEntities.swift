@@ -52,6 +52,7 @@ struct CPPendingEntities: Sendable {
     }
 
     /// The first position in `list` (ascending) whose entity is not below `e`.
+    @inline(__always)
     static func position(of e: EntityID, in list: [EntityID]) -> Int {
         list.withUnsafeBufferPointer { lb in
             var lo = 0, hi = lb.count
