@@ -5,7 +5,8 @@ struct BenchCommand: Command {
     static let summary = "Measure simulated events/s and schedules/s per strategy"
     static func help(_ tool: String) -> String {
         """
-        USAGE: \(tool) bench [--strategy NAME]... [--seeds N] [--jobs N] [--rounds N] [--long N] [--json]
+        USAGE: \(tool) bench [--strategy NAME]... [--seeds N] [--jobs N] [--rounds N] [--flat SHORT,LONG]
+                     [--long N] [--json]
 
         The standard workload: seeds 0..<N (default 200) of the built-in generator with 3 clients,
         200 actions and swarm testing on (the stress profile off, so action counts mean what they
@@ -18,11 +19,15 @@ struct BenchCommand: Command {
         other down. Every sweep must simulate the same events for the same seeds; a difference
         is a determinism bug, reported with exit status 1.
 
-        Cost per event as a run grows: seed 1 with 200 and with 3,000 actions, one job, each
+        Cost per event as a run grows: exactly the runs of `\(tool) run --strategy S --seed 1
+        --actions SHORT` and `--actions LONG` (--flat, default 200,3000: the run command's own
+        workload, stress profile included; seed 1 draws its long run, so the schedules hold
+        800 and 12,001 actions and the store grows to thousands of entities), one job, each
         strategy (median of the rounds, at least 3); the figures are nanoseconds per simulated
         event, by the wall clock and by the thread's CPU time (steadier on a shared machine),
-        and their ratios (flat cost = 1.0).
-        --long N also times one run of N actions per strategy (e.g. --long 10000).
+        and their ratios (flat cost = 1.0). Profile the same runs with any tool through `run`.
+        --long N also times one run of N actions per strategy on the standard workload
+        (e.g. --long 10000).
 
         A debug build is several times slower and says so; build with `-c release` for
         meaningful numbers:
@@ -49,7 +54,10 @@ struct BenchCommand: Command {
         var speedup: Double
         var speedupMin: Double
         var speedupMax: Double
-        /// Nanoseconds per event on seed 1 with `flatShort` and `flatLong` actions, and their ratio.
+        /// The events of the runs `run --strategy S --seed 1 --actions SHORT` and `LONG`.
+        var flatEventsShort: Int
+        var flatEventsLong: Int
+        /// Nanoseconds per event of those runs, and their ratio.
         var nsPerEventShort: Double
         var nsPerEventLong: Double
         var costGrowth: Double
@@ -62,8 +70,25 @@ struct BenchCommand: Command {
         var longRunEvents: Int?
     }
 
-    static let flatShort = 200
-    static let flatLong = 3_000
+    /// The default `--flat` pair: the issue's "200 vs 3,000 actions on seed 1".
+    static let flatDefault = (short: 200, long: 3_000)
+
+    /// The workload of `syncsim run --strategy S --seed N --actions A` without other options
+    /// (`RunCommand`): the flat-cost runs are those runs, so anyone can profile the same run.
+    static func runWorkload(actions: Int) -> WorkloadGenerator.Config {
+        WorkloadGenerator.Config(clients: nil, actions: actions, swarm: true)
+    }
+
+    /// `--flat SHORT,LONG`: two action counts, each 1…100,000, SHORT below LONG.
+    static func flatPair(_ text: String?) throws -> (short: Int, long: Int) {
+        guard let text else { return flatDefault }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]),
+              (1...100_000).contains(a), (1...100_000).contains(b), a < b else {
+            throw UsageError("--flat expects two action counts SHORT,LONG with 1 ≤ SHORT < LONG ≤ 100000 (e.g. --flat 200,3000), got '\(OptionValues.shown(text))'")
+        }
+        return (a, b)
+    }
 
     /// Whether this binary was compiled without optimisation (figures then mean little).
     static var isDebugBuild: Bool {
@@ -104,6 +129,7 @@ struct BenchCommand: Command {
         let seeds = try args.int("--seeds", in: 1...1_000_000) ?? 200
         let jobs = try args.int("--jobs", in: FuzzConfiguration.jobsRange) ?? FuzzConfiguration.defaultJobs
         let rounds = try args.int("--rounds", in: 1...100) ?? 3
+        let flat = try flatPair(try args.value("--flat"))
         let long = try args.int("--long", in: 1...100_000)
         let json = args.flag("--json")
         try args.finish()
@@ -141,24 +167,29 @@ struct BenchCommand: Command {
             let ev = (expected ?? []).reduce(0, +)
             let t1 = BenchSpread(one).median, tn = BenchSpread(many).median
             let speedup = BenchSpread.ratios(one, many)
-            // Flat cost: the same seed, short and long; the median of the rounds (at least 3).
-            func run(_ actions: Int) -> Int {
-                var c = config
-                c.actions = actions
-                return (try? s.run(s.schedule(seed: 1, c), seed: 1))?.events ?? 0
+            // Flat cost: `run --seed 1` short and long (schedules made once, outside the
+            // timing); the median of the rounds (at least 3).
+            func runs(_ c: WorkloadGenerator.Config) -> () -> Int {
+                let schedule = s.schedule(seed: 1, c)
+                return { (try? s.run(schedule, seed: 1))?.events ?? 0 }
             }
-            let short = timed(rounds: max(3, rounds)) { run(flatShort) }
-            let longer = timed(rounds: max(3, rounds)) { run(flatLong) }
+            let short = timed(rounds: max(3, rounds), runs(runWorkload(actions: flat.short)))
+            let longer = timed(rounds: max(3, rounds), runs(runWorkload(actions: flat.long)))
             func perEvent(_ seconds: Double, _ events: Int) -> Double { seconds * 1e9 / Double(max(1, events)) }
             let nsShort = perEvent(short.seconds, short.events), nsLong = perEvent(longer.seconds, longer.events)
             let cpuShort = perEvent(short.cpuSeconds, short.events), cpuLong = perEvent(longer.cpuSeconds, longer.events)
-            let longRun = long.map { n in timed(rounds: 1) { run(n) } }
+            let longRun = long.map { n -> (seconds: Double, cpuSeconds: Double, events: Int) in
+                var c = config
+                c.actions = n
+                return timed(rounds: 1, runs(c))
+            }
             let row = Row(strategy: s.name, schedules: seeds, events: ev, rounds: rounds, oneJobSeconds: t1,
                           oneJobEventsPerSecond: Double(ev) / t1, oneJobSchedulesPerSecond: Double(seeds) / t1,
                           oneJobCPUSeconds: BenchSpread(oneCPU).median,
                           jobs: jobs, manyJobsSeconds: tn, manyJobsEventsPerSecond: Double(ev) / tn,
                           manyJobsCPUSeconds: BenchSpread(manyCPU).median,
                           speedup: speedup.median, speedupMin: speedup.min, speedupMax: speedup.max,
+                          flatEventsShort: short.events, flatEventsLong: longer.events,
                           nsPerEventShort: nsShort, nsPerEventLong: nsLong, costGrowth: nsLong / nsShort,
                           cpuNsPerEventShort: cpuShort, cpuNsPerEventLong: cpuLong,
                           cpuCostGrowth: cpuShort > 0 ? cpuLong / cpuShort : 0,
@@ -170,7 +201,8 @@ struct BenchCommand: Command {
                                                             jobs, row.manyJobsEventsPerSecond, row.speedup)
                 if rounds > 1 { line += String(format: ", ×%.2f–×%.2f in %ld rounds", row.speedupMin, row.speedupMax, rounds) }
                 line += String(format: "; cpu ×%.2f)", row.oneJobCPUSeconds > 0 ? row.manyJobsCPUSeconds / row.oneJobCPUSeconds : 0)
-                line += String(format: " | ns/event %ld→%ld actions: %.0f→%.0f (×%.2f; cpu ×%.2f)", flatShort, flatLong, nsShort, nsLong, row.costGrowth, row.cpuCostGrowth)
+                line += String(format: " | ns/event run --seed 1 --actions %ld→%ld (%ld→%ld events): %.0f→%.0f (×%.2f; cpu ×%.2f)",
+                               flat.short, flat.long, short.events, longer.events, nsShort, nsLong, row.costGrowth, row.cpuCostGrowth)
                 if let l = longRun { line += String(format: " | %ld actions: %.2f s", long ?? 0, l.seconds) }
                 ctx.print(line)
             }
@@ -189,11 +221,11 @@ struct BenchCommand: Command {
         }
         let shrinkMedian = shrinkTimes.sorted()[2]
         if json {
-            struct Out: Encodable { var build: String; var flatCostActions: [Int]; var longRunActions: Int?; var strategies: [Row]; var shrink: Shrink }
+            struct Out: Encodable { var build: String; var flatCostActions: [Int]; var flatCostCommand: String; var longRunActions: Int?; var strategies: [Row]; var shrink: Shrink }
             struct Shrink: Encodable { var failure: String; var fromActions: Int; var toActions: Int; var medianSeconds: Double }
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys, .prettyPrinted]
-            let out = Out(build: build, flatCostActions: [flatShort, flatLong], longRunActions: long, strategies: rows, shrink: Shrink(failure: "sharedDiff noGhostDeletion seed 0", fromActions: standard.actions.count,
+            let out = Out(build: build, flatCostActions: [flat.short, flat.long], flatCostCommand: "run --strategy S --seed 1 --actions N", longRunActions: long, strategies: rows, shrink: Shrink(failure: "sharedDiff noGhostDeletion seed 0", fromActions: standard.actions.count,
                                                            toActions: shrunk, medianSeconds: shrinkMedian))
             ctx.print(String(decoding: try e.encode(out), as: UTF8.self))
         } else {

@@ -35,7 +35,7 @@ struct ArgumentFuzzer {
         mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
     }
 
-    enum Kind { case flag, strategy, seed, range, count, shard, jobs, budget, clients, actions, invariant, out, benchCount, rounds, long, contract, arbitration }
+    enum Kind { case flag, strategy, seed, range, count, shard, jobs, budget, clients, actions, invariant, out, benchCount, rounds, flat, long, contract, arbitration }
 
     static let options: [String: [(String, Kind)]] = [
         "fuzz": [("--strategy", .strategy), ("--seeds", .range), ("--count", .count), ("--start", .seed), ("--shard", .shard),
@@ -49,7 +49,7 @@ struct ArgumentFuzzer {
                    ("--clients", .clients), ("--actions", .actions), ("--no-swarm", .flag), ("--jobs", .jobs), ("--time-budget", .budget)],
         "merge": [("--report-dir", .out)],
         "list": [],
-        "bench": [("--strategy", .strategy), ("--seeds", .benchCount), ("--jobs", .jobs), ("--rounds", .rounds), ("--long", .long), ("--json", .flag)],
+        "bench": [("--strategy", .strategy), ("--seeds", .benchCount), ("--jobs", .jobs), ("--rounds", .rounds), ("--flat", .flat), ("--long", .long), ("--json", .flag)],
         // `check` judging a file, and its --roundtrip mode (kept short by a budget, below).
         // --bench-events is left out: it writes as many lines as asked (up to 10 million), a
         // long run by design, not a defect this fuzzer can judge.
@@ -81,6 +81,7 @@ struct ArgumentFuzzer {
         case .out: return ["\(scratch)/out-a", "\(scratch)/out b/c", "\(scratch)/o", "", plainFile, "\(plainFile)/below"]
         case .benchCount: return ["0", "1000001", "-1", "x"]
         case .rounds: return ["1", "2", "0", "101", "-1", "x"]
+        case .flat: return ["20,60", "200,3000", "3000,200", "5,5", "0,10", "1,100001", "1,2,3", ",", "", "1,", "x,y", "-1,2", "9223372036854775808,1"]
         case .long: return ["0", "100001", "-2"]
         case .contract: return ["instant", "noGhostDeletion,toldOutcomeIsTrue", "reference", "noGhostDeletion,,x", "", "intsant", "noghostdeletion",
                                 String(repeating: "a,", count: 400), "\u{0}"]

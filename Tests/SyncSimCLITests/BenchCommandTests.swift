@@ -30,7 +30,7 @@ import SyncSim
     /// The JSON of a user's strategy over three rounds: the counts are those of running its
     /// schedules directly, and every figure is consistent with the rounds it summarises.
     @Test func benchOfAUserStrategyCountsItsRunsAndSummarisesItsRounds() throws {
-        let o = NotesTool.run(["bench", "--strategy", "notesHonest", "--seeds", "3", "--rounds", "3", "--jobs", "2", "--json"])
+        let o = NotesTool.run(["bench", "--strategy", "notesHonest", "--seeds", "3", "--rounds", "3", "--jobs", "2", "--flat", "20,60", "--json"])
         #expect(o.status == 0, "\(o.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(o.stdout.utf8)) as? [String: Any])
         let rows = try #require(json["strategies"] as? [[String: Any]])
@@ -45,6 +45,14 @@ import SyncSim
         for i in 0..<3 { events += try honest.run(honest.schedule(seed: UInt64(i), config), seed: UInt64(i)).events }
         #expect(events > 0)
         #expect(row["events"] as? Int == events)
+        // The flat-cost runs are the run command's: its events for seed 1 with 20 and 60 actions.
+        for (key, actions) in [("flatEventsShort", "20"), ("flatEventsLong", "60")] {
+            let r = NotesTool.run(["run", "--strategy", "notesHonest", "--seed", "1", "--actions", actions, "--json"])
+            let runJSON = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let runEvents = try #require(runJSON["events"] as? Int)
+            #expect(row[key] as? Int == runEvents, "\(key)")
+        }
+        #expect(json["flatCostActions"] as? [Int] == [20, 60])
         func number(_ k: String) throws -> Double { try #require(row[k] as? Double, "\(k)") }
         let speedup = try number("speedup"), lo = try number("speedupMin"), hi = try number("speedupMax")
         #expect(lo > 0 && lo <= speedup && speedup <= hi)
@@ -57,11 +65,11 @@ import SyncSim
     }
 
     @Test func textNamesTheRoundsAndTheSpread() {
-        let o = NotesTool.run(["bench", "--strategy", "notesHonest", "--seeds", "2", "--rounds", "2", "--jobs", "2"])
+        let o = NotesTool.run(["bench", "--strategy", "notesHonest", "--seeds", "2", "--rounds", "2", "--jobs", "2", "--flat", "20,60"])
         #expect(o.status == 0, "\(o.stderr)")
         #expect(o.stdout.hasPrefix("notesHonest"))
         #expect(o.stdout.contains(" in 2 rounds; cpu ×"))
-        #expect(o.stdout.contains("ns/event 200→3000 actions:"))
+        #expect(o.stdout.contains("ns/event run --seed 1 --actions 20→60 ("))
         #expect(o.stdout.contains("shrink (sharedDiff noGhostDeletion, seed 0):"))
     }
 }

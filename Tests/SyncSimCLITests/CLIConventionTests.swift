@@ -67,6 +67,8 @@ import SyncSimCLI
             (["fuzz", "--seeds", "0...18446744073709551615"], "use 0..<18446744073709551615"),
             (["bench", "--seeds", "0"], "1…1000000"),
             (["bench", "--rounds", "0"], "1…100"),
+            (["bench", "--flat", "3000,200"], "1 ≤ SHORT < LONG ≤ 100000"),
+            (["bench", "--flat", "200"], "1 ≤ SHORT < LONG ≤ 100000"),
         ]
         for (args, message) in cases {
             let o = Self.run(args)
