@@ -109,10 +109,12 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
         return i < manyLinks.count && manyLinks[i].contains(target)
     }
 
-    /// Whether any link of this record points at `target`.
-    public func refers(to target: EntityID) -> Bool {
-        if links.contains(target) { return true }
-        for m in manyLinks where m.contains(target) { return true }
+    /// Whether any link of this record points at `target`. Indexed reads of the record's own
+    /// arrays (no iterator over `manyLinks`, which retained it and each target list in turn):
+    /// a delete asks this of every record of the store.
+    @inline(__always) public func refers(to target: EntityID) -> Bool {
+        for i in 0..<links.count where links[i] == target { return true }
+        for j in 0..<manyLinks.count where manyLinks[j].contains(target) { return true }
         return false
     }
 
@@ -328,8 +330,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
             }
         case .delete(let e, _):
             guard contains(e) else { return nil }
-            self[e] = nil
-            removeReferences(to: e)
+            remove(e, referrers: slots(referringTo: e))
         case .link(let e, let l, let t):
             guard schema.contains(l) else { return .unknownID("link \(l.raw)") }
             guard let ns = namespace(of: e) else { return .missingEntity(e) }
@@ -415,7 +416,12 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         }
         save(op.entity)
         if case .delete(let e, _) = op, contains(e) {
-            for i in records.indices where records[i]?.refers(to: e) == true { save(EntityID(UInt32(i))) }
+            // One pass finds the referrers both for the log and for the delete itself (they were
+            // two passes over the whole store, each copying every record out).
+            let referring = slots(referringTo: e)
+            for i in referring { save(EntityID(UInt32(i))) }
+            remove(e, referrers: referring)
+            return nil
         }
         return apply(op, schema: schema, mode: mode)
     }
@@ -454,37 +460,77 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         return nil
     }
 
+    /// Removes every link to `target` from every record.
     public mutating func removeReferences(to target: EntityID) {
-        // Read in place (`records[i]?.…`): binding the record would copy it, a retain and a
-        // release per array it owns, for every record of the store on every delete.
-        for i in records.indices where records[i]?.refers(to: target) == true {
-            records[i]!.removeLinks(to: target)
+        for i in slots(referringTo: target) { records[i]!.removeLinks(to: target) }
+    }
+
+    /// The delete of a present entity: its slot emptied, then the links to it removed from
+    /// `referrers` (`slots(referringTo: e)`, taken before or after the slot was emptied: `e`'s own
+    /// slot is passed over either way), in that order, as `self[e] = nil` followed by
+    /// `removeReferences(to: e)` does.
+    mutating func remove(_ e: EntityID, referrers: [Int]) {
+        self[e] = nil
+        let own = Int(e.raw)
+        for i in referrers where i != own { records[i]!.removeLinks(to: e) }
+    }
+
+    /// The slots whose record has a link (either cardinality) to `target`, ascending.
+    ///
+    /// Why through the buffer: `records[i]?.refers(to:)` goes through `Array`'s subscript getter,
+    /// which copies the optional record out before asking it (an outlined copy: a retain and a
+    /// release per array the record owns), for every record of the store on every delete, twice
+    /// under an undo log; that made a delete cost the store's size in reference counting (6% of
+    /// a 3,000-action instant run, growing with the store). `UnsafeBufferPointer`'s subscript is
+    /// an addressor, so `b[i]?.refers(to:)` reads the record where it lies. Still a pass over the
+    /// store, but a few loads per record: a record may hold a link to any entity (a store is
+    /// also filled by assignment, with whatever records a strategy built), so no cheaper
+    /// question is exact.
+    func slots(referringTo target: EntityID) -> [Int] {
+        records.withUnsafeBufferPointer { b in
+            var out: [Int] = []
+            for i in 0..<b.count where b[i]?.refers(to: target) == true { out.append(i) }
+            return out
         }
     }
 
-    /// Entities whose `link` points at `target` (the reverse view, e.g. `profile.posts`), in id order.
+    /// Entities whose `link` points at `target` (the reverse view, e.g. `profile.posts`), in id
+    /// order. Read in place (see `slots(referringTo:)`).
     public func referrers(to target: EntityID, via link: LinkID) -> [EntityID] {
-        var out: [EntityID] = []
-        for (i, r) in records.enumerated() where r?.points(link, at: target) == true { out.append(EntityID(UInt32(i))) }
-        return out
+        records.withUnsafeBufferPointer { b in
+            var out: [EntityID] = []
+            for i in 0..<b.count where b[i]?.points(link, at: target) == true { out.append(EntityID(UInt32(i))) }
+            return out
+        }
     }
 
+    /// Read in place: `for (i, r) in records.enumerated()` copied every record out to hash it.
     public func stableHash(into h: inout StableHasher) {
         h.combine(count)
-        for (i, r) in records.enumerated() {
-            if let r { h.combine(UInt32(i)); r.stableHash(into: &h) }
+        records.withUnsafeBufferPointer { b in
+            for i in 0..<b.count where b[i]?.namespace != nil {
+                h.combine(UInt32(i))
+                b[i]!.stableHash(into: &h)
+            }
         }
     }
 
+    /// Equal present records at every slot (a slot beyond a store's end is absent). Read in
+    /// place: binding each slot (`let x = a.records[i]`) copied both records, and `x != y` on
+    /// optionals copied them again into a tuple.
     public static func == (a: EntityStore, b: EntityStore) -> Bool {
         if a.count != b.count { return false }
-        let n = max(a.records.count, b.records.count)
-        for i in 0..<n {
-            let x = i < a.records.count ? a.records[i] : nil
-            let y = i < b.records.count ? b.records[i] : nil
-            if x != y { return false }
+        return a.records.withUnsafeBufferPointer { p in
+            b.records.withUnsafeBufferPointer { q in
+                for i in 0..<max(p.count, q.count) {
+                    let x = i < p.count ? p[i]?.namespace : nil
+                    let y = i < q.count ? q[i]?.namespace : nil
+                    if x != y { return false }
+                    if x != nil, !(p[i]! == q[i]!) { return false }
+                }
+                return true
+            }
         }
-        return true
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(StableHasher.hash(self)) }
