@@ -68,11 +68,14 @@ import Testing
         var store = EntityStore()
         for i in 1...3 { _ = store.apply(.create(EntityID(UInt32(i)), .todos, [FieldAssignment(.title, .string("t\(i)"))]), schema: .default) }
         var a = Query(.todos).evaluate(store)
-        #expect(a.entriesAreUniquelyReferenced())
+        let alone = a.entriesAreUniquelyReferenced()
+        #expect(alone)
         let b = a
-        withExtendedLifetime(b) { #expect(!a.entriesAreUniquelyReferenced()) }
+        let withB = withExtendedLifetime(b) { a.entriesAreUniquelyReferenced() }
+        #expect(!withB)
         a.ownEntries(shared: false, extra: 2)
-        #expect(a.entriesAreUniquelyReferenced() && a == b)
+        let ownAgain = a.entriesAreUniquelyReferenced()
+        #expect(ownAgain && a == b)
         #expect(a._entries.capacity >= a._entries.count + 2)
     }
 }
