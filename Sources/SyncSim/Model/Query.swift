@@ -269,6 +269,46 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
     public struct Entry: Hashable, Sendable {
         public var id: EntityID
         public var record: EntityRecord
+
+        /// Where an entry keeps the references of its record's arrays, found once
+        /// (`storageWords`), to tell in a few word comparisons that two entries are the same id
+        /// with a record in the same storage, so equal, without reading the storage: a walk
+        /// over two answers of which the second was patched from the first (the server patches
+        /// a copy of its last answer: every untouched entry keeps its record's storage) passes
+        /// over the unchanged entries at a few instructions each, where `Entry ==` counts and
+        /// compares each array through its buffer.
+        public struct StorageWords: Sendable {
+            let values: Int, links: Int, manyLinks: Int
+
+            init?() {
+                typealias E = QueryResult.Entry
+                typealias R = EntityRecord
+                guard let rec = MemoryLayout<E>.offset(of: \E.record),
+                      let v = MemoryLayout<R>.offset(of: \R.values),
+                      let l = MemoryLayout<R>.offset(of: \R.links),
+                      let m = MemoryLayout<R>.offset(of: \R.manyLinks),
+                      MemoryLayout<[FieldValue?]>.size == MemoryLayout<UInt>.size,
+                      MemoryLayout<[EntityID?]>.size == MemoryLayout<UInt>.size,
+                      MemoryLayout<[[EntityID]]>.size == MemoryLayout<UInt>.size else { return nil }
+                (values, links, manyLinks) = (rec + v, rec + l, rec + m)
+            }
+
+            /// Same id, same namespace, and each of the record's arrays the same buffer (two
+            /// live arrays with one buffer are equal): then the entries are equal. False says
+            /// nothing (compare them).
+            @inline(__always)
+            public func sameStorage(_ a: UnsafePointer<Entry>, _ b: UnsafePointer<Entry>) -> Bool {
+                guard a.pointee.id == b.pointee.id, a.pointee.record.namespace == b.pointee.record.namespace else { return false }
+                let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+                return x.load(fromByteOffset: values, as: UInt.self) == y.load(fromByteOffset: values, as: UInt.self)
+                    && x.load(fromByteOffset: links, as: UInt.self) == y.load(fromByteOffset: links, as: UInt.self)
+                    && x.load(fromByteOffset: manyLinks, as: UInt.self) == y.load(fromByteOffset: manyLinks, as: UInt.self)
+            }
+        }
+
+        /// The layout `StorageWords` reads; nil when a record's array is not one word (then
+        /// compare entries with `==`).
+        public static let storageWords: StorageWords? = StorageWords()
     }
 
     /// Storage of `roots` and `entries`: the code of this module that keeps `_digest` up to date
@@ -320,13 +360,36 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
     /// copy, a value-witness call per entry (several times the cost of the three retains an
     /// entry's copy needs). For callers that know the entries are shared and are about to
     /// change them (`Query.patch(_:touched:in:shared:)`); the value is unchanged, the digest kept.
-    @usableFromInline mutating func unshareEntries() {
+    /// `extra`: room kept for that many inserts, so the first insert after the copy does not
+    /// move every entry again into a larger buffer.
+    @usableFromInline mutating func unshareEntries(extra: Int = 0) {
         var copy: [Entry] = []
-        copy.reserveCapacity(_entries.count)
+        copy.reserveCapacity(_entries.count + max(extra, 0))
         _entries.withUnsafeBufferPointer { b in
             for k in 0..<b.count { copy.append(b[k]) }
         }
         _entries = copy
+    }
+
+    /// Whether this value is the only one holding its entries' buffer (false when unsure), so a
+    /// patch can write them in place. A patch asks before its first change: a result shared
+    /// with another value (a client's view that is the server's answer it was sent) was copied
+    /// through the standard library's generic copy on write at the first write, a value-witness
+    /// call per entry; `unshareEntries` copies in a specialised loop instead. Never needed for
+    /// correctness: every write still goes through the array's own copy on write.
+    @usableFromInline mutating func entriesAreUniquelyReferenced() -> Bool {
+        // An array is one reference to its buffer object (checked; else: unsure).
+        guard MemoryLayout<[Entry]>.size == MemoryLayout<AnyObject>.size else { return false }
+        return withUnsafeMutablePointer(to: &_entries) { p in
+            p.withMemoryRebound(to: AnyObject.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
+        }
+    }
+
+    /// What a patch does before its first change to the entries: gives them a buffer of this
+    /// value's own, with room for `extra` inserts, unless they already are (`shared`: the
+    /// caller knows they are not, so nothing is asked).
+    @usableFromInline @inline(__always) mutating func ownEntries(shared: Bool, extra: Int) {
+        if shared || !entriesAreUniquelyReferenced() { unshareEntries(extra: extra) }
     }
 
     init(roots: [EntityID], children: [EntityID], store: EntityStore) {

@@ -21,11 +21,15 @@ extension Query {
     /// `patch(_:touched:in:)`; `shared`: the caller knows `result`'s entries are shared with
     /// another value (a server patching a copy of a result it keeps and has sent), so the first
     /// change copies them in a specialised loop (`QueryResult.unshareEntries()`) instead of
-    /// through the standard library's generic copy on write.
+    /// through the standard library's generic copy on write. Without it the first change asks
+    /// (`QueryResult.ownEntries`): a client's view that is still the answer it was sent is
+    /// copied the same way.
     public func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore, shared: Bool) -> Bool? {
         guard includes.isEmpty, limit == nil else { return nil }
         var changed = false
-        var own = !shared
+        // Before the first change, entries shared with another value are copied once, in
+        // `unshareEntries`' loop, with room for the inserts (`QueryResult.ownEntries`).
+        var own = false
         // The digest, if known, is kept up to date term by term (`QueryResultDigest.swift`); the
         // entries are written through the storage, which does not forget it.
         var digest = result._digest
@@ -44,7 +48,7 @@ extension Query {
                 if matches {
                     if present {
                         if result._entries[lo].record != rb[i]! {
-                            if !own { result.unshareEntries(); own = true }
+                            if !own { result.ownEntries(shared: shared, extra: touched.count); own = true }
                             if digest != nil {
                                 digest! &-= QueryResult.entryTerm(e, result._entries[lo].record)
                                 digest! &+= QueryResult.entryTerm(e, rb[i]!)
@@ -53,14 +57,14 @@ extension Query {
                             changed = true
                         }
                     } else {
-                        if !own { result.unshareEntries(); own = true }
+                        if !own { result.ownEntries(shared: shared, extra: touched.count); own = true }
                         result._entries.insert(QueryResult.Entry(id: e, record: rb[i]!), at: lo)
                         result._roots.insert(e, at: lo)
                         if digest != nil { digest! &+= QueryResult.entryTerm(e, rb[i]!) &+ QueryResult.rootTerm(e) }
                         changed = true
                     }
                 } else if present {
-                    if !own { result.unshareEntries(); own = true }
+                    if !own { result.ownEntries(shared: shared, extra: touched.count); own = true }
                     if digest != nil {
                         digest! &-= QueryResult.entryTerm(e, result._entries[lo].record) &+ QueryResult.rootTerm(result._roots[lo])
                     }

@@ -31,7 +31,9 @@ extension Query {
         for node in includes where !node.children.isEmpty { return nil }
         var digest = result._digest
         var changed = false
-        var own = !shared
+        // Before the first change, entries shared with another value are copied once, in
+        // `unshareEntries`' loop, with room for the inserts (`QueryResult.ownEntries`).
+        var own = false
         store.records.withUnsafeBufferPointer { rb in
             let n = rb.count
             // Roots first: a root is one by its own record.
@@ -91,7 +93,7 @@ extension Query {
                 if inTree {
                     if present {
                         if result._entries[k].record != rb[x]! {
-                            if !own { result.unshareEntries(); own = true }
+                            if !own { result.ownEntries(shared: shared, extra: candidates.count); own = true }
                             if digest != nil {
                                 digest! &-= QueryResult.entryTerm(e, result._entries[k].record)
                                 digest! &+= QueryResult.entryTerm(e, rb[x]!)
@@ -100,13 +102,13 @@ extension Query {
                             changed = true
                         }
                     } else {
-                        if !own { result.unshareEntries(); own = true }
+                        if !own { result.ownEntries(shared: shared, extra: candidates.count); own = true }
                         result._entries.insert(QueryResult.Entry(id: e, record: rb[x]!), at: k)
                         if digest != nil { digest! &+= QueryResult.entryTerm(e, rb[x]!) }
                         changed = true
                     }
                 } else if present {
-                    if !own { result.unshareEntries(); own = true }
+                    if !own { result.ownEntries(shared: shared, extra: candidates.count); own = true }
                     if digest != nil { digest! &-= QueryResult.entryTerm(e, result._entries[k].record) }
                     result._entries.remove(at: k)
                     changed = true

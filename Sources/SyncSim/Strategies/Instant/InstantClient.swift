@@ -603,16 +603,39 @@ public struct InstantClient: ClientMachine {
 
     /// Brings `store`, which holds exactly `old`'s entries, to `new`'s entries: a merge walk over
     /// both (ascending ids) that writes only the slots that differ and notes them in `touched`.
-    static func patchBase(_ store: inout EntityStore, from old: QueryResult, to new: QueryResult, touched: inout [EntityID]) {
+    /// Returns how many entries it passed over by their storage words (tests: the shortcut
+    /// below must fire on a patched answer).
+    ///
+    /// A new answer is usually the previous one patched by the server: its untouched entries
+    /// keep their records' storage, so a run of them is passed over by comparing a few words per
+    /// entry (`QueryResult.Entry.StorageWords`) instead of comparing records. The walk was most
+    /// of the cost of an answer once answers held hundreds of entries (a fifth of instant's
+    /// instructions at 3,000 actions, seed 1). Entries told apart by words are compared as
+    /// before, so the writes and `touched` are those of the plain walk.
+    @discardableResult
+    static func patchBase(_ store: inout EntityStore, from old: QueryResult, to new: QueryResult, touched: inout [EntityID]) -> Int {
         // One merge walk, reading both entry buffers in place (no entry, so no record, is copied
-        // to be compared): the records of an answer the server patched share their slots with
-        // the previous answer's, so equal records are told by identity. The walk writes nothing
-        // when the answers are equal; the same buffer is told at once.
-        old.entries.withUnsafeBufferPointer { o in
-            new.entries.withUnsafeBufferPointer { n in
-                if o.count == n.count && o.baseAddress == n.baseAddress { return }
+        // to be compared). The walk writes nothing when the answers are equal; the same buffer
+        // is told at once.
+        let words = QueryResult.Entry.storageWords
+        return old.entries.withUnsafeBufferPointer { o in
+            new.entries.withUnsafeBufferPointer { n -> Int in
+                if o.count == n.count && o.baseAddress == n.baseAddress { return 0 }
+                var passed = 0
                 var j = 0
-                for k in 0..<n.count {
+                var k = 0
+                while k < n.count {
+                    if let words, j < o.count {
+                        // Aligned entries in the same storage: equal, nothing to write.
+                        let ob = o.baseAddress.unsafelyUnwrapped, nb = n.baseAddress.unsafelyUnwrapped
+                        let j0 = j
+                        while j < o.count && k < n.count && words.sameStorage(ob + j, nb + k) {
+                            j += 1
+                            k += 1
+                        }
+                        passed += j - j0
+                        if k == n.count { break }
+                    }
                     let id = n[k].id
                     while j < o.count && o[j].id < id {
                         store[o[j].id] = nil
@@ -629,12 +652,14 @@ public struct InstantClient: ClientMachine {
                         store[id] = n[k].record
                         touched.append(id)
                     }
+                    k += 1
                 }
                 while j < o.count {
                     store[o[j].id] = nil
                     touched.append(o[j].id)
                     j += 1
                 }
+                return passed
             }
         }
     }
