@@ -39,7 +39,8 @@ extension Monitor {
                 for k in 0..<ob.count {
                     switch ob[k] {
                     case .create(let e, _, let a), .update(let e, _, let a):
-                        serverHad[Self.entityKey(e)] = true
+                        // (Read first: the setter checks the table's uniqueness at every step.)
+                        if !serverHad[Self.entityKey(e)] { serverHad[Self.entityKey(e)] = true }
                         let i = Int(e.raw)
                         guard i < rb.count, rb[i]?.namespace != nil else { continue }
                         OptionalPayload.read(rb, i) { rec in
