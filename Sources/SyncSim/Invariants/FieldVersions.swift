@@ -22,10 +22,18 @@ struct FieldVersions: Sendable {
 
     /// Records the value the data holds for `key` after transaction `tx`, if it changed.
     mutating func note(_ key: UInt64, _ value: FieldValue, tx: Int32) {
-        table.modify(key) { vs in
-            if let last = vs.last, last.value == value { return }
-            vs.append(Version(tx: tx, value: value))
+        withUnsafePointer(to: value) { note(key, $0, tx: tx) }
+    }
+
+    /// `note(_:_:tx:)` for a value read where it lies: the last version is compared in place
+    /// and the value copied only when it is a new version (the usual case, a value unchanged,
+    /// then costs no copy, no reference counting and no uniqueness check of the list).
+    mutating func note(_ key: UInt64, _ value: UnsafePointer<FieldValue>, tx: Int32) {
+        let same = table.withValue(key) { vs in
+            vs.withUnsafeBufferPointer { b in b.count > 0 && b[b.count - 1].value == value.pointee }
         }
+        if same { return }
+        table.modify(key) { $0.append(Version(tx: tx, value: value.pointee)) }
     }
 
     /// The values the data held for `key` at any moment between log positions `from` and

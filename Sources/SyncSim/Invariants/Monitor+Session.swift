@@ -24,7 +24,11 @@ extension Monitor {
     /// Each transaction: versions of the fields it assigned, positions of the writes it carries.
     ///
     /// The steps and the data's records are read in place (a `for op in tx.ops` copied each
-    /// step, and `data[e]` each record: a retain and a release per array they own).
+    /// step, and `data[e]` each record: a retain and a release per array they own), and so are
+    /// the assignments and the values the data holds (`OptionalPayload`): a sharedDiff save
+    /// resends its whole collection, so this runs for every field of every record of it (3.1
+    /// million times in a 3,000-action run), and the copy of each assignment and value, with
+    /// the closure that compared it, was most of the cost.
     mutating func noteVersions(_ tx: AppliedTransaction, index: Int32, data: EntityStore) {
         for w in tx.writes {
             if Self.get(firstApplied, w) == nil { Self.set(&firstApplied, w, index) }
@@ -35,10 +39,23 @@ extension Monitor {
                 for k in 0..<ob.count {
                     switch ob[k] {
                     case .create(let e, _, let a), .update(let e, _, let a):
-                        serverHad[Self.entityKey(e)] = true
+                        // (Read first: the setter checks the table's uniqueness at every step.)
+                        if !serverHad[Self.entityKey(e)] { serverHad[Self.entityKey(e)] = true }
                         let i = Int(e.raw)
                         guard i < rb.count, rb[i]?.namespace != nil else { continue }
-                        for x in a { if let v = rb[i]?[x.field] { versions.note(Self.key(e, x.field), v, tx: index) } }
+                        OptionalPayload.read(rb, i) { rec in
+                            rec.pointee.values.withUnsafeBufferPointer { vb in
+                                a.withUnsafeBufferPointer { ab in
+                                    for m in 0..<ab.count {
+                                        let f = ab[m].field
+                                        let fi = Int(f.raw)
+                                        // (`rb[i]?[f]`: the same value, or none past the values.)
+                                        guard fi < vb.count, vb[fi] != nil else { continue }
+                                        OptionalPayload.read(vb, fi) { v in versions.note(Self.key(e, f), v, tx: index) }
+                                    }
+                                }
+                            }
+                        }
                     default: break
                     }
                 }
@@ -98,12 +115,22 @@ extension Monitor {
                 latest[session] = (it.write.id, f)
             }
         }
-        // Each client's intents (positions in `h.intents`, in order): a refusal is weighed against
-        // its own client's writes only, so it reads that list instead of every intent.
-        var byClient: [[Int]] = Array(repeating: [], count: clientCount)
+        // Each client's intents (in `h.intents` order), as what a refusal weighs of them: a
+        // refusal is weighed against its own client's writes only, so it reads that list instead
+        // of every intent. Only their ids, times, first applications and sessions are kept (a
+        // few words each): the walk per refused write read and copied each intent whole, and a
+        // long run refuses writes by the thousand (conflictPrompt: 380 million instructions at
+        // 3,000 actions). The intent itself is read, in place, only for a create check or a text.
+        var byClient: [[ClientIntent]] = Array(repeating: [], count: clientCount)
         if !refusals.isEmpty {
-            for (i, it) in h.intents.enumerated() {
-                if case .client(let c) = it.origin { byClient[c.index].append(i) }
+            h.intents.withUnsafeBufferPointer { ip in
+                for i in 0..<ip.count {
+                    guard case .client(let c) = ip[i].origin, c.index < clientCount else { continue }
+                    let w = ip[i].write.id
+                    let session: TenantID? = tenants.active ? Self.get(intentOfWrite, w).map { tenant(ofIntent: $0) } : nil
+                    byClient[c.index].append(ClientIntent(position: Int32(i), write: w, time: ip[i].time,
+                                                          firstApplied: Self.get(firstApplied, w) ?? -1, session: session))
+                }
             }
         }
         for r in refusals {
@@ -117,15 +144,21 @@ extension Monitor {
                 })
                 var why: String?
                 let session = tenants.active ? Self.get(intentOfWrite, w).map { tenant(ofIntent: $0) } : nil
-                for oi in byClient[c.index] {
-                    let other = h.intents[oi]
-                    guard other.origin == r.origin && other.write.id != w else { continue }
-                    if let session, Self.get(intentOfWrite, other.write.id).map({ tenant(ofIntent: $0) }) != session { continue }
-                    guard let f = Self.get(firstApplied, other.write.id) else { continue }
-                    if other.time > it.time || (other.time == it.time && other.write.id.raw > w.raw) {
-                        if f < r.at { why = "after applying \(other.write), which \(c)'s user made later"; break }
-                    } else if f >= r.at, other.write.ops.contains(where: { if case .create(let e, _, _) = $0 { return touched.contains(e) } else { return false } }) {
-                        why = "before applying \(other.write), which \(c)'s user made first and creates an entity it touches"; break
+                h.intents.withUnsafeBufferPointer { ip in
+                    byClient[c.index].withUnsafeBufferPointer { ob in
+                        for k in 0..<ob.count {
+                            // (Every intent listed for `c` has `r.origin`, `.client(c)`.)
+                            let o = ob[k]
+                            guard o.write != w else { continue }
+                            if let session, o.session != session { continue }
+                            guard o.firstApplied >= 0 else { continue }
+                            let f = o.firstApplied
+                            if o.time > it.time || (o.time == it.time && o.write.raw > w.raw) {
+                                if f < r.at { why = "after applying \(ip[Int(o.position)].write), which \(c)'s user made later"; break }
+                            } else if f >= r.at, ip[Int(o.position)].write.ops.contains(where: { if case .create(let e, _, _) = $0 { return touched.contains(e) } else { return false } }) {
+                                why = "before applying \(ip[Int(o.position)].write), which \(c)'s user made first and creates an entity it touches"; break
+                            }
+                        }
                     }
                 }
                 if let why {
@@ -207,6 +240,18 @@ extension Monitor {
 }
 
 extension Monitor {
+    /// What `finishClientWriteOrder` weighs of one of a client's intents against a refusal:
+    /// its position in `History.intents`, its write id, when it was made, the log position of
+    /// its write's first application (-1: never) and its session's tenant (nil: tenants off,
+    /// or a write id the monitor was not told of).
+    struct ClientIntent: Sendable {
+        var position: Int32
+        var write: WriteID
+        var time: Int64
+        var firstApplied: Int32
+        var session: TenantID?
+    }
+
     /// A rejection's kind without its free text (culprits compare kinds, not messages).
     static func kind(of why: RejectReason) -> String {
         switch why {

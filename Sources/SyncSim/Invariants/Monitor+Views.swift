@@ -1,3 +1,5 @@
+import Foundation   // memcmp
+
 /// The oracles of what a client showed its user: `neverRevertOwnWrite`, `monotonicReads`,
 /// `noPhantomWrite`, and the confirmation half of `toldOutcomeIsTrue`. They run when the user is
 /// told something (a yield, a rejection, a confirmation), on the client's observable state right
@@ -612,11 +614,14 @@ extension Monitor {
         /// the monitor's next change of its open list) copy them.
         /// Lists already equal (the usual case: most refreshes show the same roots over the
         /// same queue) are left as they are, told by a compare in place, cheaper than a refill.
+        /// The roots (plain ids, no padding) are compared as bytes, with one `memcmp`: a long
+        /// run's connected yield shows hundreds of roots, and the loop over them cost about
+        /// 1,700 instructions per yield in instant's 3,000-action run. (Bytes that differ where
+        /// the ids are equal could only cost a refill, never leave a wrong list.)
         mutating func refill(roots newRoots: [EntityID], open newOpen: [OpenWrite]) {
-            let sameRoots = roots.count == newRoots.count && roots.withUnsafeBufferPointer { a in
-                newRoots.withUnsafeBufferPointer { b in
-                    for k in 0..<a.count where a[k] != b[k] { return false }
-                    return true
+            let sameRoots = roots.count == newRoots.count && roots.withUnsafeBytes { a in
+                newRoots.withUnsafeBytes { b in
+                    a.count == 0 || a.baseAddress == b.baseAddress || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
                 }
             }
             if !sameRoots {
