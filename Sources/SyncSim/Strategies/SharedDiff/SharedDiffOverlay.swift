@@ -64,8 +64,8 @@ struct SharedDiffOverlay {
     /// next edit after every confirmed save) evaluated the query over the whole store; the
     /// evaluation still describes the store, so the next refresh patches it instead.
     var parked: Evaluation?
-    /// How many refreshes took `shown` as the evaluation of the store after bringing a parked or
-    /// stale evaluation up to date (the shortcut above): a test fails if it stops being taken.
+    /// How many refreshes went on incrementally from a parked evaluation, or from one that was not
+    /// `shown` but brought up to date gave `shown` (`refresh`): a test fails if this stops.
     var parkedReuses = 0
 
     /// The inputs of one evaluation that are not part of the laid-over store, and its result.
@@ -557,12 +557,16 @@ extension SharedDiffClient {
             // (a retain and a release per array it holds) on every refresh of every view.
             // A parked evaluation (the view was its answer meanwhile) serves as well: the store
             // has not changed since it was made.
+            var last = o.evaluated.take()
             let parked = o.parked.take()
+            let fromParked = last == nil && parked != nil
+            if fromParked { last = parked }
             var stale: QueryResult?
-            if let e = o.evaluated.take() ?? parked, let shown {
+            if let e = last, let shown {
                 for t in e.unsavedTouched { o.note(t, in: &touched) }
                 if e.result == shown { incremental = true } else { stale = e.result }
             }
+            last = nil
             if !prefix {
                 // Back to the answer the store mirrors, then to the new answer; every visible save
                 // is laid over again below. Only the slots written can differ.
@@ -574,13 +578,11 @@ extension SharedDiffClient {
             // the query over the store as it now stands; when that equals `shown`, `shown` is
             // judged incrementally from here on (`touched` only grows, so it still covers every
             // slot that differs), instead of the whole store being evaluated again.
-            if let last = stale, let shown {
-                let now = judge(query, last, touched: touched, in: o.store, schema: schema) ?? last
-                if now == shown {
-                    incremental = true
-                    o.parkedReuses &+= 1
-                }
+            if let old = stale, let shown {
+                let now = judge(query, old, touched: touched, in: o.store, schema: schema) ?? old
+                if now == shown { incremental = true }
             }
+            if incremental && (fromParked || stale != nil) { o.parkedReuses &+= 1 }
         } else {
             o.beginTouching()
         }
