@@ -67,6 +67,12 @@ struct SharedDiffOverlay {
     /// How many refreshes went on incrementally from a parked evaluation, or from one that was not
     /// `shown` but brought up to date gave `shown` (`refresh`): a test fails if this stops.
     var parkedReuses = 0
+    /// Set by a refresh that judged its view incrementally for a query whose result entries are
+    /// each a function of their own slot (no include, no limit): the new view can differ from
+    /// `shown` only at these slots, so the client notes what changed among them alone
+    /// (`SharedDiffSeenChanges.note(from:to:at:within:)`). Nil otherwise; the client clears it
+    /// before each refresh.
+    var changedWithin: [EntityID]?
 
     /// The inputs of one evaluation that are not part of the laid-over store, and its result.
     ///
@@ -614,6 +620,7 @@ extension SharedDiffClient {
         } else {
             r = query.evaluate(o.store, unlessEqualTo: shown)
         }
+        if incremental && query.includes.isEmpty && query.limit == nil { o.changedWithin = touched }
         o.store.rollBack(undo)
         // Every lookup was checked or made against what the collections show now.
         o.verifiedAt = shownVersion
