@@ -51,4 +51,36 @@ struct SharedDiffSeenChangesTests {
         #expect(Array(c.changed(after: v - 1)!) == [EntityID(7)])
         #expect(c.changed(after: c.floor) != nil)
     }
+
+    /// `note(from:to:at:within:)` notes exactly the entities the walk notes, when the views can
+    /// differ only at the given entities (here: the slots random edits touched), whether it
+    /// searches (few ids) or falls back to the walk (many).
+    @Test func notingWithinTheTouchedSlotsIsTheWalk() {
+        var random = SimRandom(seed: 7)
+        var store = EntityStore()
+        for id in 0..<200 where random.int(in: 0...2) != 0 {
+            _ = store.apply(.create(EntityID(UInt32(id)), .todos, [FieldAssignment(.title, .string("t\(id)"))]), schema: .default)
+        }
+        var old = Query(.todos).evaluate(store)
+        for round in 0..<300 {
+            var touched: [EntityID] = []
+            let edits = round % 10 == 0 ? 60 : random.int(in: 1...4)
+            for _ in 0..<edits {
+                let e = EntityID(UInt32(random.int(in: 0...219)))
+                if !touched.contains(e) { touched.append(e) }
+                switch random.int(in: 0...3) {
+                case 0: _ = store.apply(.delete(e, .todos), schema: .default)
+                case 1: _ = store.apply(.create(e, .todos, [FieldAssignment(.title, .string("n\(round)"))]), schema: .default)
+                case 2: _ = store.apply(.update(e, .todos, [FieldAssignment(.title, .string("u\(round)"))]), schema: .default)
+                default: break  // touched, unchanged
+                }
+            }
+            let new = Query(.todos).evaluate(store)
+            var walked = SharedDiffSeenChanges(), searched = SharedDiffSeenChanges()
+            walked.note(from: old, to: new, at: 1)
+            searched.note(from: old, to: new, at: 1, within: touched)
+            #expect(Set(walked.ids) == Set(searched.ids) && walked.ids.count == searched.ids.count, "round \(round)")
+            old = new
+        }
+    }
 }

@@ -68,7 +68,11 @@ public enum InstantUp: WireMessage {
                 for w in ws { h.combine(w.raw) }
             }
             h.combine(steps.count)
-            for s in steps { s.op.stableHash(into: &h); h.combine(s.upsert) }
+            // Read where they are: `for s in steps` copied each step (a retain and a release of
+            // what its op carries), and a sharedDiff save carries its whole collection.
+            steps.withUnsafeBufferPointer { sb in
+                for k in 0..<sb.count { sb[k].op.stableHash(into: &h); h.combine(sb[k].upsert) }
+            }
         }
     }
 

@@ -90,9 +90,17 @@ extension SharedDiffClient {
         }
         // Elements of the due namespaces, then the closure over links within the collection
         // (either direction: a post's author, that author's posts, …).
-        let inSent = linkClosure(of: view) { id, r in saveDue.contains(r.namespace) && own.contains(id) }
+        // Without `traverseKnown` the view is `own`, so every entry is one of its elements: the
+        // search of `own` per entry (a binary search through a copy of the result) is left out.
+        let inSent = traverseKnown
+            ? linkClosure(of: view) { id, r in saveDue.contains(r.namespace) && own.contains(id) }
+            : linkClosure(of: view) { _, r in saveDue.contains(r.namespace) }
         var sent: [EntityID] = []
         var links: [InstantStep] = []
+        // Reserved: a save sends about every element, and growing the arrays step by step
+        // reallocated and copied them (a retain per step moved) several times per save.
+        sent.reserveCapacity(view.entries.count)
+        steps.reserveCapacity(steps.count + view.entries.count)
         // The entries sent, in id order, read where they are: looking each up again by id, and
         // building an array of each link's targets, cost a search and an allocation per link.
         let entries = view.entries

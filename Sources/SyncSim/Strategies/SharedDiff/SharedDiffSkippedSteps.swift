@@ -19,12 +19,19 @@ extension SharedDiffOverlay {
     /// target's lookup is passed over when the store holds the target (`SharedDiffNamespaceClaims`).
     static func firstEffective(_ steps: [InstantStep], from: Int, in store: EntityStore, schema: Schema,
                                scope: SharedDiffNamespaceClaims.Scope? = nil) -> Int {
+        firstEffective(steps, from: from, to: steps.count, in: store, schema: schema, scope: scope)
+    }
+
+    /// `firstEffective` among the steps before `end` (`end` when there is none).
+    @inline(__always)
+    static func firstEffective(_ steps: [InstantStep], from: Int, to end: Int, in store: EntityStore, schema: Schema,
+                               scope: SharedDiffNamespaceClaims.Scope? = nil) -> Int {
         steps.withUnsafeBufferPointer { sb in
             store.records.withUnsafeBufferPointer { rb in
                 var j = from
                 // One test per step, the step matched once (`passesOver(_:_:_:scope:)`): a second
                 // match for the scope copied every step's op.
-                while j < sb.count && passesOver(sb[j].op, rb, schema, scope: scope) { j += 1 }
+                while j < end && passesOver(sb[j].op, rb, schema, scope: scope) { j += 1 }
                 return j
             }
         }

@@ -136,6 +136,7 @@ extension SharedDiffClient {
             guard cols[i].server != nil else { continue }
             var overlay: SharedDiffOverlay?
             swap(&overlay, &cols[i].overlay)
+            overlay?.changedWithin = nil
             // Through the buffer, and swapped back: reading `cols[i]` as an argument copied the
             // collection, and assigning the overlay back copied it too.
             let fresh = cols.withUnsafeBufferPointer { b in
@@ -144,10 +145,17 @@ extension SharedDiffClient {
                           versions: (pendingVersion, unsavedVersion), unlessEqualTo: b[i].shown,
                           collections: cols, pending: pending, unsaved: unsaved, schema: schema, claims: claims)
             }
+            // The slots the view can differ at, when the refresh knows them (a patched view of a
+            // query without include or limit).
+            let within = overlay?.changedWithin.take()
             swap(&overlay, &cols[i].overlay)
             if let view = fresh {
                 shownVersion &+= 1
-                seenChanges.note(from: cols[i].shown, to: view, at: shownVersion)
+                if let within {
+                    seenChanges.note(from: cols[i].shown, to: view, at: shownVersion, within: within)
+                } else {
+                    seenChanges.note(from: cols[i].shown, to: view, at: shownVersion)
+                }
                 cols[i].shown = view
                 out(.event(.subscriptionYielded(SubscriptionID(UInt32(cols[i].key.raw)), fromCache: cols[i].fromCache)))
             }
