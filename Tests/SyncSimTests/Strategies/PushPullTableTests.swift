@@ -129,8 +129,9 @@ struct PushPullTableTests {
             #expect(marked == b.takeDirty(), "round \(round)")
             unchangedSeen += Set(remote.map(\.entity)).subtracting(marked).count
         }
-        // Rows left as they were (compared equal in place) are common, not a corner case.
-        #expect(unchangedSeen > 1_000)
+        // Rows left as they were (compared equal in place) are common, not a corner case (621
+        // of them with this seed; none if the in-place comparison never said equal).
+        #expect(unchangedSeen > 300)
     }
 
     /// `fill` (every row at once into an empty table) ends where setting the rows one by one
