@@ -48,6 +48,33 @@ struct ConflictPromptLearnTests {
         #expect(log.divergences.isEmpty, "\(log.divergences)")
         #expect(log.reused > 200)
     }
+
+    /// `sameBuffer` (addresses first, counts only when they differ) says what the count-first
+    /// form said: one storage is the same, empty arrays are the same whatever storage each has,
+    /// equal elements in other storage are not, and an empty array is not a non-empty one.
+    @Test func sameBufferIsTheCountFirstForm() {
+        func countFirst(_ a: [Int], _ b: [Int]) -> Bool {
+            a.count == b.count && (a.isEmpty || a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } })
+        }
+        var reserved: [Int] = []
+        reserved.reserveCapacity(8)
+        var emptied = [1, 2, 3]
+        emptied.removeAll(keepingCapacity: true)
+        let a = [1, 2, 3]
+        let shared = a
+        let equalElsewhere = Array([1, 2, 3][...])
+        let arrays: [[Int]] = [[], reserved, emptied, a, shared, equalElsewhere, [1], [1, 2, 3, 4]]
+        var sameSeen = 0
+        for x in arrays {
+            for y in arrays {
+                #expect(ConflictPromptClient.sameBuffer(x, y) == countFirst(x, y))
+                if ConflictPromptClient.sameBuffer(x, y) { sameSeen += 1 }
+            }
+        }
+        #expect(ConflictPromptClient.sameBuffer(reserved, emptied) && ConflictPromptClient.sameBuffer(a, shared))
+        #expect(!ConflictPromptClient.sameBuffer(a, equalElsewhere) && !ConflictPromptClient.sameBuffer([], a))
+        #expect(sameSeen > arrays.count)
+    }
 }
 
 extension ConflictPromptClient {

@@ -111,7 +111,8 @@ public struct ConflictPromptClient: ClientMachine {
         public var cache: [Cached]
         /// `known`, in chunks (`CPKnownChunks`: a persist followed by a change copies one).
         public var knownChunks: CPKnownChunks
-        public var knownVersion: [UInt64]
+        /// `knownVersion`, in chunks (`CPVersionChunks`: a persist followed by a set copies one).
+        public var knownVersionChunks: CPVersionChunks
         public var confirmed: [Confirmed]
         public var conflictsRaised: UInt32
         /// `/tasks/sync`'s last `serverUpdatedSince` (`last_sync`).
@@ -119,6 +120,8 @@ public struct ConflictPromptClient: ClientMachine {
 
         /// The newest server copy of every entity seen.
         public var known: EntityStore { knownChunks.store }
+        /// The server's `modified` of every entity seen (0: none), dense by id.
+        public var knownVersion: [UInt64] { knownVersionChunks.all }
     }
 
     /// The conflict prompt in front of the user (seed 003 `SyncConflict`: entity, local, server,
@@ -188,6 +191,8 @@ public struct ConflictPromptClient: ClientMachine {
     /// `known` as the durable state keeps it, changed with it (`setKnown`, `applyKnown`).
     var knownChunks = CPKnownChunks()
     var knownVersion: [UInt64] = []
+    /// `knownVersion` as the durable state keeps it, set with it (`setVersion`).
+    var knownVersionChunks = CPVersionChunks()
     var confirmed: [Confirmed] = [] { didSet { overlayEpoch &+= 1 } }
     /// Counts changes of `queue` and `confirmed` (what the lists lay over their answers): a
     /// list whose overlay was taken at the same count and answer needs no comparison of it
@@ -280,7 +285,8 @@ public struct ConflictPromptClient: ClientMachine {
             cache = d.cache
             known = d.knownChunks.store
             knownChunks = d.knownChunks
-            knownVersion = d.knownVersion
+            knownVersion = d.knownVersionChunks.all
+            knownVersionChunks = d.knownVersionChunks
             confirmed = d.confirmed
             conflictsRaised = d.conflictsRaised
             lastTaskSync = d.lastTaskSync
@@ -288,8 +294,9 @@ public struct ConflictPromptClient: ClientMachine {
     }
 
     public var durableState: Durable {
-        Durable(queue: queue, cache: cache, knownChunks: knownChunks, knownVersion: knownVersion, confirmed: confirmed, conflictsRaised: conflictsRaised,
-                lastTaskSync: lastTaskSync)
+        assert(knownVersionChunks.all == knownVersion, "the durable version chunks differ from the client's versions")
+        return Durable(queue: queue, cache: cache, knownChunks: knownChunks, knownVersionChunks: knownVersionChunks, confirmed: confirmed,
+                       conflictsRaised: conflictsRaised, lastTaskSync: lastTaskSync)
     }
 
     /// (Read after every yield: found in place, so no whole list state is copied to read it.)
@@ -337,6 +344,7 @@ public struct ConflictPromptClient: ClientMachine {
         let i = Int(e.raw)
         if i >= knownVersion.count { knownVersion.append(contentsOf: repeatElement(0, count: i - knownVersion.count + 1)) }
         knownVersion[i] = v
+        knownVersionChunks.set(i, v, count: knownVersion.count)
     }
 
     // MARK: - Inputs
@@ -1066,10 +1074,15 @@ public struct ConflictPromptClient: ClientMachine {
             && sameBuffer(a.manyLinks, b.manyLinks)
     }
 
+    ///
+    /// The storage addresses are compared first: an array's count lives in its storage, so two
+    /// arrays at one address have one count, and only arrays at different addresses read their
+    /// counts (equal when both are empty, which may each have storage of their own). Reading
+    /// both counts first cost two loads per array of every entry `learn` and a list's redraw
+    /// pass over, where the addresses almost always agree.
     @inline(__always)
     static func sameBuffer<T>(_ a: [T], _ b: [T]) -> Bool {
-        a.count == b.count
-            && (a.isEmpty || a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } })
+        a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } } || (a.isEmpty && b.isEmpty)
     }
 
     /// `known[e] = r`, logged for the lists when it changes anything.

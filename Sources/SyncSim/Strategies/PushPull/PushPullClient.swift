@@ -298,12 +298,10 @@ public struct PushPullClient: ClientMachine {
             forceFromServerRunning = false
             forceFromServerRequested = false
             tell(queue.discardAll(), "force sync from server: local changes discarded, \(changes.count) rows taken from the server", out: &out)
-            // The table becomes the server's rows; a row already equal to the one it would take
-            // is left as it is (see `PushPullTable.replaceAll`).
-            var rows: [LocalRecord] = []
-            rows.reserveCapacity(changes.count)
-            for r in changes { if let x = PushPullMerge.apply(remote: r, to: nil, schema: schema) { rows.append(x) } }
-            records.replaceAll(with: rows)
+            // The table becomes the server's rows, each as a synced row (`PushPullMerge.fresh`,
+            // what `apply(remote:to: nil)` makes); a row already equal to the one it would take
+            // is left as it is, and no row is built for it (see `PushPullTable.replaceAll`).
+            records.replaceAll(withServerRows: changes)
             conflicts = []
         } else {
             // WatermelonDB applyRemote: a remote delete destroys the row even if changed locally.

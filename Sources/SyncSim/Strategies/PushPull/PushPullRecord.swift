@@ -74,11 +74,15 @@ public struct LocalRecord: Hashable, Sendable {
 ///  - a locally changed row takes the remote values except the locally changed columns, and
 ///    stays unsynced (its status, `_changed` and local `updatedAt` are kept).
 enum PushPullMerge {
+    /// The row a remote version makes where the client has none: synced, as the server sent it.
+    @inline(__always)
+    static func fresh(_ remote: RemoteRecord) -> LocalRecord {
+        LocalRecord(entity: remote.entity, clientKey: nil, serverKey: remote.serverKey, record: remote.record,
+                    status: .synced, changed: ColumnSet(), updatedAt: remote.updatedAt)
+    }
+
     static func apply(remote: RemoteRecord, to local: LocalRecord?, schema: Schema) -> LocalRecord? {
-        guard var l = local else {
-            return LocalRecord(entity: remote.entity, clientKey: nil, serverKey: remote.serverKey, record: remote.record,
-                               status: .synced, changed: ColumnSet(), updatedAt: remote.updatedAt)
-        }
+        guard var l = local else { return fresh(remote) }
         if l.status == .deleted { return l }
         // A row of another namespace under the same id is not this row: the server's wins.
         if l.status == .synced || l.record.namespace != remote.record.namespace {

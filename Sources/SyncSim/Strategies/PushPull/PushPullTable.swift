@@ -295,22 +295,55 @@ public struct PushPullTable: Sendable {
     /// that changed as after any other change, so it ends the same too (a row marked changed
     /// that did not change left the view as it was).
     mutating func replaceAll(with rows: [LocalRecord]) {
-        var wanted = [Bool](repeating: false, count: slots.capacity)
-        for k in rows.indices where Int(rows[k].entity.raw) < wanted.count { wanted[Int(rows[k].entity.raw)] = true }
-        for i in 0..<slots.capacity where !wanted[i] && has(EntityID(UInt32(i))) { set(EntityID(UInt32(i)), nil) }
         rows.withUnsafeBufferPointer { rb in
-            for k in rb.indices {
-                let i = Int(rb[k].entity.raw)
-                // Read through a pointer to the row (`OptionalPayload`): `b[j]!` copied it out as
-                // an optional first (a copy and a destroy of an optional row, for every row of
-                // the table, on every force from server). Measured with callgrind, the call to
-                // `==` still copies each side once: comparing field by field through the
-                // pointers would save that too.
-                if i < slots.capacity, peek(i, { b, j in
-                    b[j]?.status != nil && OptionalPayload.read(b, j) { $0.pointee == rb[k] }
-                }) { continue }
-                set(rb[k].entity, rb[k])
-            }
+            replaceAll(rb.count, entity: { rb[$0].entity }, holds: { p, k in p.pointee == rb[k] }, row: { rb[$0] })
+        }
+    }
+
+    /// `replaceAll(with:)` of the rows a force from server takes: each of `remote` as a synced
+    /// row (`PushPullMerge.fresh`), built only for the slots that do not hold it already.
+    ///
+    /// Why: building every row first cost a retain per array of each (and a release when the
+    /// equal row was dropped), and comparing two rows with `==` copied each side once (an
+    /// outlined copy and destroy of every array both own), for every row of the server on every
+    /// force: the largest cost per event of a long pushPull run. Here a slot's row is compared
+    /// with the server's row field by field where both lie (`holdsServerRow`), which is the
+    /// derived `==` of the row with `fresh(remote)`; the table ends the same, row for row, with
+    /// the same rows marked changed in the same order.
+    mutating func replaceAll(withServerRows remote: [RemoteRecord]) {
+        remote.withUnsafeBufferPointer { rb in
+            replaceAll(rb.count, entity: { rb[$0].entity }, holds: { p, k in Self.holdsServerRow(p, rb.baseAddress! + k) },
+                       row: { PushPullMerge.fresh(rb[$0]) })
+        }
+    }
+
+    /// Whether the row at `p` equals `PushPullMerge.fresh(r.pointee)`, read in place: the
+    /// derived `==` of `LocalRecord` field by field (the cheap words first, the record last).
+    @inline(__always)
+    static func holdsServerRow(_ p: UnsafePointer<LocalRecord>, _ r: UnsafePointer<RemoteRecord>) -> Bool {
+        p.pointee.entity == r.pointee.entity && p.pointee.clientKey == nil && p.pointee.serverKey == r.pointee.serverKey
+            && p.pointee.status == .synced && p.pointee.changed == ColumnSet() && p.pointee.updatedAt == r.pointee.updatedAt
+            && p.pointee.force == false && p.pointee.record == r.pointee.record
+    }
+
+    /// Makes the table hold exactly the `n` rows `row(k)` gives, set in order (see
+    /// `replaceAll(with:)`): `entity(k)` is row `k`'s id, `holds(p, k)` whether the row at `p`
+    /// (its slot's) equals row `k`, so a row is built only for a slot it changes.
+    @inline(__always)
+    private mutating func replaceAll(_ n: Int, entity: (Int) -> EntityID, holds: (UnsafePointer<LocalRecord>, Int) -> Bool,
+                                     row: (Int) -> LocalRecord) {
+        var wanted = [Bool](repeating: false, count: slots.capacity)
+        for k in 0..<n where Int(entity(k).raw) < wanted.count { wanted[Int(entity(k).raw)] = true }
+        for i in 0..<slots.capacity where !wanted[i] && has(EntityID(UInt32(i))) { set(EntityID(UInt32(i)), nil) }
+        for k in 0..<n {
+            let e = entity(k), i = Int(e.raw)
+            // Read through a pointer to the row (`OptionalPayload`): `b[j]!` copied it out as
+            // an optional first (a copy and a destroy of an optional row, for every row of
+            // the table, on every force from server).
+            if i < slots.capacity, peek(i, { b, j in
+                b[j]?.status != nil && OptionalPayload.read(b, j) { holds($0, k) }
+            }) { continue }
+            set(e, row(k))
         }
     }
 
