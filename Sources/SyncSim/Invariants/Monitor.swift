@@ -569,43 +569,24 @@ struct Monitor: Sendable {
         // (Dense tables over write ids and (entity, field) keys: this runs over the whole log, and
         // a hash per step was most of its cost; huge ids fall back to hashing, `KeyTable`.)
         var lastTxOfWrite = WriteTable<Int32>()
+        var lastAssign = KeyTable<(tx: Int32, targeted: Bool)>(stride: schema.fieldCount, blank: (-1, false))
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
-        // The log is read where it lies: a `for` over it copied each transaction (a retain and
-        // a release of each of its arrays).
+        var targeted: [UInt64] = []  // a few keys: a list beats hashing
+        // The log, the intents and their steps are read where they lie: a `for` over them copied
+        // each transaction, intent and step (a retain and a release of each of their arrays).
         h.applied.withUnsafeBufferPointer { ap in
-            for i in 0..<ap.count {
-                for w in ap[i].tx.writes { lastTxOfWrite[w] = Int32(i) }
-            }
-        }
-        // The last transaction that assigned each register, with whether one of its intents
-        // targeted it: read only to report a register whose final value no winner explains, so
-        // built at the first such register, not in every run. (Built always, it walked every
-        // assignment of every step in the log, which grows with the run: a sharedDiff save
-        // resends its whole collection, 3.2 million assignments in a 3,000-action run.)
-        var lastAssignTable: KeyTable<(tx: Int32, targeted: Bool)>?
-        let fieldCount = schema.fieldCount
-        func lastAssign(_ k: UInt64) -> (tx: Int32, targeted: Bool) {
-            if lastAssignTable == nil {
-                var table = KeyTable<(tx: Int32, targeted: Bool)>(stride: fieldCount, blank: (-1, false))
-                var targeted: [UInt64] = []  // a few keys: a list beats hashing
-                // The log, the intents and their steps are read where they lie: a `for` over them
-                // copied each transaction, intent and step (a retain and a release of each array).
-                h.applied.withUnsafeBufferPointer { ap in
-                    h.intents.withUnsafeBufferPointer { ip in
-                        for i in 0..<ap.count {
-                            targeted.removeAll(keepingCapacity: true)
-                            for w in ap[i].tx.writes {
-                                if let p = h.intentPosition(w) {
-                                    Self.forEachAssignment(ip[p].write.ops) { e, x in targeted.append(key(e, x.field)) }
-                                }
-                            }
-                            Self.forEachAssignment(ap[i].tx.ops) { e, x in let k = key(e, x.field); table[k] = (Int32(i), targeted.contains(k)) }
+            h.intents.withUnsafeBufferPointer { ip in
+                for i in 0..<ap.count {
+                    targeted.removeAll(keepingCapacity: true)
+                    for w in ap[i].tx.writes {
+                        lastTxOfWrite[w] = Int32(i)
+                        if let p = h.intentPosition(w) {
+                            Self.forEachAssignment(ip[p].write.ops) { e, x in targeted.append(key(e, x.field)) }
                         }
                     }
+                    Self.forEachAssignment(ap[i].tx.ops) { e, x in let k = key(e, x.field); lastAssign[k] = (Int32(i), targeted.contains(k)) }
                 }
-                lastAssignTable = table
             }
-            return lastAssignTable![k]
         }
         var candidates = KeyTable<[FieldCandidate]>(stride: schema.fieldCount, blank: [])
         // Every write that took effect competes, even one the user was told failed (a timeout
@@ -642,7 +623,7 @@ struct Monitor: Sendable {
                 let want = acceptable.map { "\($0.1) (\($0.0.write.id) by \($0.0.origin))" }.joined(separator: " or ")
                 // The culprit: the last transaction that assigned the register (what put the
                 // wrong value there).
-                let la = lastAssign(k)
+                let la = lastAssign[k]
                 let culprit = la.tx < 0 ? nil : { () -> String? in
                     let tx = h.applied[Int(la.tx)].tx
                     return tx.ops.last { $0.entity == id && $0.assignments.contains { $0.field == f } }.map { Self.culprit(tx.origin, $0) }

@@ -371,25 +371,14 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
         _entries = copy
     }
 
-    /// Whether this value is the only one holding its entries' buffer (false when unsure), so a
-    /// patch can write them in place. A patch asks before its first change: a result shared
-    /// with another value (a client's view that is the server's answer it was sent) was copied
-    /// through the standard library's generic copy on write at the first write, a value-witness
-    /// call per entry; `unshareEntries` copies in a specialised loop instead. Never needed for
-    /// correctness: every write still goes through the array's own copy on write.
-    @usableFromInline mutating func entriesAreUniquelyReferenced() -> Bool {
-        // An array is one reference to its buffer object (checked; else: unsure).
-        guard MemoryLayout<[Entry]>.size == MemoryLayout<AnyObject>.size else { return false }
-        return withUnsafeMutablePointer(to: &_entries) { p in
-            p.withMemoryRebound(to: AnyObject.self, capacity: 1) { isKnownUniquelyReferenced(&$0.pointee) }
-        }
-    }
-
-    /// What a patch does before its first change to the entries: gives them a buffer of this
-    /// value's own, with room for `extra` inserts, unless they already are (`shared`: the
-    /// caller knows they are not, so nothing is asked).
+    /// What a patch does before its first change to the entries: when the caller knows they are
+    /// shared (`shared`), copies them in `unshareEntries`' loop with room for `extra` inserts (so
+    /// the first insert does not move every entry again into a larger buffer). Otherwise the
+    /// array's own copy on write decides. (A uniqueness check to take the specialised copy for
+    /// unshared callers too was tried and dropped: rebinding the array to `AnyObject` never
+    /// answered "unique", so every patch copied.)
     @usableFromInline @inline(__always) mutating func ownEntries(shared: Bool, extra: Int) {
-        if shared || !entriesAreUniquelyReferenced() { unshareEntries(extra: extra) }
+        if shared { unshareEntries(extra: extra) }
     }
 
     init(roots: [EntityID], children: [EntityID], store: EntityStore) {

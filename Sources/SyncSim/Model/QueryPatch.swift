@@ -21,13 +21,11 @@ extension Query {
     /// `patch(_:touched:in:)`; `shared`: the caller knows `result`'s entries are shared with
     /// another value (a server patching a copy of a result it keeps and has sent), so the first
     /// change copies them in a specialised loop (`QueryResult.unshareEntries()`) instead of
-    /// through the standard library's generic copy on write. Without it the first change asks
-    /// (`QueryResult.ownEntries`): a client's view that is still the answer it was sent is
-    /// copied the same way.
+    /// through the standard library's generic copy on write (`QueryResult.ownEntries`).
     public func patch(_ result: inout QueryResult, touched: [EntityID], in store: EntityStore, shared: Bool) -> Bool? {
         guard includes.isEmpty, limit == nil else { return nil }
         var changed = false
-        // Before the first change, entries shared with another value are copied once, in
+        // Before the first change, entries the caller says are shared are copied once, in
         // `unshareEntries`' loop, with room for the inserts (`QueryResult.ownEntries`).
         var own = false
         // The digest, if known, is kept up to date term by term (`QueryResultDigest.swift`); the

@@ -31,7 +31,7 @@ extension Query {
         for node in includes where !node.children.isEmpty { return nil }
         var digest = result._digest
         var changed = false
-        // Before the first change, entries shared with another value are copied once, in
+        // Before the first change, entries the caller says are shared are copied once, in
         // `unshareEntries`' loop, with room for the inserts (`QueryResult.ownEntries`).
         var own = false
         store.records.withUnsafeBufferPointer { rb in

@@ -63,22 +63,17 @@ import Testing
         #expect(changes > 100)
     }
 
-    /// `entriesAreUniquelyReferenced` says whether another value holds the entries.
-    @Test func uniquenessIsTold() {
+    /// `ownEntries(shared: true, extra:)` copies the entries into storage of their own with room
+    /// for the inserts; the value and the other holder are unchanged.
+    @Test func owningSharedEntriesReservesRoomForTheInserts() {
         var store = EntityStore()
         for i in 1...3 { _ = store.apply(.create(EntityID(UInt32(i)), .todos, [FieldAssignment(.title, .string("t\(i)"))]), schema: .default) }
         var a = Query(.todos).evaluate(store)
-        let alone = a.entriesAreUniquelyReferenced()
-        // Known defect (found by this test): the check never says "unique", so a patch without
-        // `shared` always copies the entries once (values unchanged; a cost only).
-        withKnownIssue("entriesAreUniquelyReferenced never answers true") { #expect(alone) }
         let b = a
-        let withB = withExtendedLifetime(b) { a.entriesAreUniquelyReferenced() }
-        #expect(!withB)
-        a.ownEntries(shared: false, extra: 2)
-        let ownAgain = a.entriesAreUniquelyReferenced()
+        a.ownEntries(shared: true, extra: 2)
         #expect(a == b)
-        withKnownIssue("entriesAreUniquelyReferenced never answers true") { #expect(ownAgain) }
         #expect(a._entries.capacity >= a._entries.count + 2)
+        let distinct = a._entries.withUnsafeBufferPointer { x in b._entries.withUnsafeBufferPointer { y in x.baseAddress != y.baseAddress } }
+        #expect(distinct)
     }
 }
