@@ -221,41 +221,9 @@ struct ShownEntries: Sendable {
     /// entries after it); more go through `syncByMerge`, which moves each entry once.
     static let directRuns = 8
 
-    /// Where an entry keeps its id, its record's namespace and its record's three storage
-    /// references, to tell in a few word comparisons that two entries are the same id with the
-    /// same storage (so equal records) without reading the storage (`Entry ==` counts and
-    /// compares each array through its buffer). Nil if a reference is not one word (then every
-    /// comparison is `==`).
-    struct Layout {
-        let values: Int, links: Int, manyLinks: Int
-
-        init?() {
-            typealias E = QueryResult.Entry
-            typealias R = EntityRecord
-            guard let rec = MemoryLayout<E>.offset(of: \E.record),
-                  let v = MemoryLayout<R>.offset(of: \R.values),
-                  let l = MemoryLayout<R>.offset(of: \R.links),
-                  let m = MemoryLayout<R>.offset(of: \R.manyLinks),
-                  MemoryLayout<[FieldValue?]>.size == MemoryLayout<UInt>.size,
-                  MemoryLayout<[EntityID?]>.size == MemoryLayout<UInt>.size,
-                  MemoryLayout<[[EntityID]]>.size == MemoryLayout<UInt>.size else { return nil }
-            (values, links, manyLinks) = (rec + v, rec + l, rec + m)
-        }
-
-        /// Same id, same namespace, and each array the same storage (two live arrays with one
-        /// buffer are equal): then the records are equal. False says nothing (compare them).
-        @inline(__always)
-        func sameStorage(_ a: UnsafePointer<QueryResult.Entry>, _ b: UnsafePointer<QueryResult.Entry>) -> Bool {
-            guard a.pointee.id == b.pointee.id, a.pointee.record.namespace == b.pointee.record.namespace else { return false }
-            let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
-            return x.load(fromByteOffset: values, as: UInt.self) == y.load(fromByteOffset: values, as: UInt.self)
-                && x.load(fromByteOffset: links, as: UInt.self) == y.load(fromByteOffset: links, as: UInt.self)
-                && x.load(fromByteOffset: manyLinks, as: UInt.self) == y.load(fromByteOffset: manyLinks, as: UInt.self)
-        }
-    }
-
-    /// The layout, found once (nil: `sync` always merges).
-    static let layout: Layout? = Layout()
+    /// How `sync` tells two entries are the same id in the same storage in a few word
+    /// comparisons (`QueryResult.Entry.StorageWords`), found once (nil: `sync` always merges).
+    static let layout: QueryResult.Entry.StorageWords? = QueryResult.Entry.storageWords
 
     /// `sync` by a merge walk for any input (`sync`'s general path, and its reference in tests):
     /// lists the same ids and leaves the same copy.

@@ -1,20 +1,69 @@
 /// One entity's data: a slot per field id and per link id of its schema (nil = absent), and, for
 /// schemas with has-many links, each such link's set of targets (ascending).
+///
+/// A value with copy on write, like the arrays it holds, but its three arrays live in one box
+/// (`Slots`), so a copy of a record is one reference count, not three.
+///
+/// Why: results, messages, overlays and snapshots copy records far more often than anything
+/// writes one (the Instant server copies each changed answer it keeps, about 1,800 records each,
+/// some 12,800 times in instant's 3,000-action seed-1 run; the client and the monitor keep their
+/// own copies), and each copy and each destroy of a record was a retain or release of each
+/// array: callgrind put reference counting and array destruction at about 40% of that run. Two
+/// records in one box are equal without reading it (`==`), which also makes a record's storage
+/// one word to compare (`QueryResult.Entry.StorageWords`). A write to a shared record copies the
+/// box first (`unique()`): one more allocation per write, paid far less often than copies.
 public struct EntityRecord: Hashable, Sendable, StableHashable {
+    /// The box of a record's arrays. Written only through `EntityRecord`'s accessors, each of
+    /// which copies the box first unless this record holds the only reference, so a box is
+    /// never written while shared: that is what makes it safe to send between threads.
+    @usableFromInline final class Slots: @unchecked Sendable {
+        @usableFromInline var values: [FieldValue?]
+        @usableFromInline var links: [EntityID?]
+        @usableFromInline var manyLinks: [[EntityID]]
+
+        @inlinable init(values: [FieldValue?], links: [EntityID?], manyLinks: [[EntityID]]) {
+            self.values = values
+            self.links = links
+            self.manyLinks = manyLinks
+        }
+    }
+
+    /// The box (first, so an optional record's tag lies in the box pointer's spare bits).
+    @usableFromInline var slots: Slots
     public var namespace: NamespaceID
-    public var values: [FieldValue?]
+
+    public var values: [FieldValue?] {
+        @inline(__always) _read { yield slots.values }
+        @inline(__always) _modify { unique(); yield &slots.values }
+    }
     /// Cardinality-one links' targets, by link id (a has-many link's slot stays nil).
-    public var links: [EntityID?]
+    public var links: [EntityID?] {
+        @inline(__always) _read { yield slots.links }
+        @inline(__always) _modify { unique(); yield &slots.links }
+    }
     /// Has-many links' targets, by link id, ascending; empty (no storage) when the schema has
     /// no has-many link, so records of such schemas cost what they did before has-many existed.
-    public var manyLinks: [[EntityID]]
+    public var manyLinks: [[EntityID]] {
+        @inline(__always) _read { yield slots.manyLinks }
+        @inline(__always) _modify { unique(); yield &slots.manyLinks }
+    }
+
+    /// Gives this record a box of its own before a write, unless it already holds the only
+    /// reference. The arrays are shared with the old box until written (their own copy on
+    /// write), so a write to one slot copies the box and that slot's array only.
+    @inline(__always) mutating func unique() {
+        if !isKnownUniquelyReferenced(&slots) {
+            slots = Slots(values: slots.values, links: slots.links, manyLinks: slots.manyLinks)
+        }
+    }
+
+    /// Whether both records are in one box (then they are equal).
+    @inline(__always) public func sharesStorage(with other: EntityRecord) -> Bool { slots === other.slots }
 
     /// A record with the given slots (as `values`, `links` and `manyLinks` describe them).
     public init(namespace: NamespaceID, values: [FieldValue?], links: [EntityID?], manyLinks: [[EntityID]]) {
         self.namespace = namespace
-        self.values = values
-        self.links = links
-        self.manyLinks = manyLinks
+        self.slots = Slots(values: values, links: links, manyLinks: manyLinks)
     }
 
     /// A blank record of `namespace` with one slot per field and link of `schema`.
@@ -36,30 +85,37 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
         var v: [FieldValue?] = []
         v.reserveCapacity(fieldCount)
         for _ in 0..<fieldCount { v.append(nil) }
-        values = v
         var l: [EntityID?] = []
         l.reserveCapacity(linkCount)
         for _ in 0..<linkCount { l.append(nil) }
-        links = l
+        var m: [[EntityID]] = []
         if hasManyLinks {
-            var m: [[EntityID]] = []
             m.reserveCapacity(linkCount)
             for _ in 0..<linkCount { m.append([]) }
-            manyLinks = m
-        } else {
-            manyLinks = []
         }
+        slots = Slots(values: v, links: l, manyLinks: m)
     }
 
     /// Equal slots. Records are compared far more often than they change (a view's entries
     /// against the store's, an answer's against the previous one's), and equal records usually
-    /// share their slot arrays (an answer patched from the previous one keeps the untouched
-    /// records' storage), so each array is first compared by identity, inline, before its
+    /// share their box (an answer patched from the previous one keeps the untouched records'),
+    /// so the box is first compared by identity; then each array by identity, inline, before its
     /// elements (the standard library's `==` does the same, but behind a call per array).
     @inline(__always)
     public static func == (a: EntityRecord, b: EntityRecord) -> Bool {
-        a.namespace == b.namespace && Self.same(a.values, b.values) && Self.same(a.links, b.links)
-            && Self.same(a.manyLinks, b.manyLinks)
+        if a.namespace != b.namespace { return false }
+        if a.slots === b.slots { return true }
+        return Self.same(a.slots.values, b.slots.values) && Self.same(a.slots.links, b.slots.links)
+            && Self.same(a.slots.manyLinks, b.slots.manyLinks)
+    }
+
+    /// The synthesised hash of the fields it had before the box, in their order (consistent
+    /// with `==`: equal records have equal arrays).
+    public func hash(into h: inout Hasher) {
+        h.combine(namespace)
+        h.combine(slots.values)
+        h.combine(slots.links)
+        h.combine(slots.manyLinks)
     }
 
     /// `x == y`, told at once when both are the same storage.
@@ -486,14 +542,17 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     /// release per array the record owns), for every record of the store on every delete, twice
     /// under an undo log; that made a delete cost the store's size in reference counting (6% of
     /// a 3,000-action instant run, growing with the store). `UnsafeBufferPointer`'s subscript is
-    /// an addressor, so `b[i]?.refers(to:)` reads the record where it lies. Still a pass over the
-    /// store, but a few loads per record: a record may hold a link to any entity (a store is
-    /// also filled by assignment, with whatever records a strategy built), so no cheaper
-    /// question is exact.
+    /// an addressor, but `b[i]?.refers(to:)` still copied the record out first (the store
+    /// helper's callgrind of reference's deletes: 1.2 million outlined copies), so each record is
+    /// read through a pointer to it (`OptionalPayload.read`). Still a pass over the store, but a
+    /// few loads per record: a record may hold a link to any entity (a store is also filled by
+    /// assignment, with whatever records a strategy built), so no cheaper question is exact.
     func slots(referringTo target: EntityID) -> [Int] {
         records.withUnsafeBufferPointer { b in
             var out: [Int] = []
-            for i in 0..<b.count where b[i]?.refers(to: target) == true { out.append(i) }
+            for i in 0..<b.count where b[i]?.namespace != nil {
+                if OptionalPayload.read(b, i, { $0.pointee.refers(to: target) }) { out.append(i) }
+            }
             return out
         }
     }
@@ -503,7 +562,9 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     public func referrers(to target: EntityID, via link: LinkID) -> [EntityID] {
         records.withUnsafeBufferPointer { b in
             var out: [EntityID] = []
-            for i in 0..<b.count where b[i]?.points(link, at: target) == true { out.append(EntityID(UInt32(i))) }
+            for i in 0..<b.count where b[i]?.namespace != nil {
+                if OptionalPayload.read(b, i, { $0.pointee.points(link, at: target) }) { out.append(EntityID(UInt32(i))) }
+            }
             return out
         }
     }
@@ -514,7 +575,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
         records.withUnsafeBufferPointer { b in
             for i in 0..<b.count where b[i]?.namespace != nil {
                 h.combine(UInt32(i))
-                b[i]!.stableHash(into: &h)
+                OptionalPayload.read(b, i) { $0.pointee.stableHash(into: &h) }
             }
         }
     }
@@ -530,7 +591,7 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
                     let x = i < p.count ? p[i]?.namespace : nil
                     let y = i < q.count ? q[i]?.namespace : nil
                     if x != y { return false }
-                    if x != nil, !(p[i]! == q[i]!) { return false }
+                    if x != nil, !OptionalPayload.read(p, i, { r in OptionalPayload.read(q, i) { $0.pointee == r.pointee } }) { return false }
                 }
                 return true
             }

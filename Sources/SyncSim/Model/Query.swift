@@ -270,43 +270,36 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
         public var id: EntityID
         public var record: EntityRecord
 
-        /// Where an entry keeps the references of its record's arrays, found once
+        /// Where an entry keeps its record's box (`EntityRecord.Slots`), found once
         /// (`storageWords`), to tell in a few word comparisons that two entries are the same id
-        /// with a record in the same storage, so equal, without reading the storage: a walk
-        /// over two answers of which the second was patched from the first (the server patches
-        /// a copy of its last answer: every untouched entry keeps its record's storage) passes
-        /// over the unchanged entries at a few instructions each, where `Entry ==` counts and
-        /// compares each array through its buffer.
+        /// with a record in the same box, so equal, without reading the box: a walk over two
+        /// answers of which the second was patched from the first (the server patches a copy of
+        /// its last answer: every untouched entry keeps its record's box) passes over the
+        /// unchanged entries at a few instructions each, where `Entry ==` calls through the
+        /// record's `==` per entry.
         public struct StorageWords: Sendable {
-            let values: Int, links: Int, manyLinks: Int
+            let slots: Int
 
             init?() {
                 typealias E = QueryResult.Entry
                 typealias R = EntityRecord
                 guard let rec = MemoryLayout<E>.offset(of: \E.record),
-                      let v = MemoryLayout<R>.offset(of: \R.values),
-                      let l = MemoryLayout<R>.offset(of: \R.links),
-                      let m = MemoryLayout<R>.offset(of: \R.manyLinks),
-                      MemoryLayout<[FieldValue?]>.size == MemoryLayout<UInt>.size,
-                      MemoryLayout<[EntityID?]>.size == MemoryLayout<UInt>.size,
-                      MemoryLayout<[[EntityID]]>.size == MemoryLayout<UInt>.size else { return nil }
-                (values, links, manyLinks) = (rec + v, rec + l, rec + m)
+                      let b = MemoryLayout<R>.offset(of: \R.slots),
+                      MemoryLayout<EntityRecord.Slots>.size == MemoryLayout<UInt>.size else { return nil }
+                slots = rec + b
             }
 
-            /// Same id, same namespace, and each of the record's arrays the same buffer (two
-            /// live arrays with one buffer are equal): then the entries are equal. False says
-            /// nothing (compare them).
+            /// Same id, same namespace, and the record's box the same (two records in one box
+            /// are equal): then the entries are equal. False says nothing (compare them).
             @inline(__always)
             public func sameStorage(_ a: UnsafePointer<Entry>, _ b: UnsafePointer<Entry>) -> Bool {
                 guard a.pointee.id == b.pointee.id, a.pointee.record.namespace == b.pointee.record.namespace else { return false }
-                let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
-                return x.load(fromByteOffset: values, as: UInt.self) == y.load(fromByteOffset: values, as: UInt.self)
-                    && x.load(fromByteOffset: links, as: UInt.self) == y.load(fromByteOffset: links, as: UInt.self)
-                    && x.load(fromByteOffset: manyLinks, as: UInt.self) == y.load(fromByteOffset: manyLinks, as: UInt.self)
+                return UnsafeRawPointer(a).load(fromByteOffset: slots, as: UInt.self)
+                    == UnsafeRawPointer(b).load(fromByteOffset: slots, as: UInt.self)
             }
         }
 
-        /// The layout `StorageWords` reads; nil when a record's array is not one word (then
+        /// The layout `StorageWords` reads; nil when a record's box is not one word (then
         /// compare entries with `==`).
         public static let storageWords: StorageWords? = StorageWords()
     }

@@ -131,7 +131,7 @@ import Testing
         }
     }
 
-    /// The bytes of an entry that are neither its id, its namespace nor its storage references
+    /// The bytes of an entry that are neither its id, its namespace nor its record's box
     /// (padding), found from the layout.
     static func paddingOffsets() -> [Int] {
         typealias E = QueryResult.Entry
@@ -141,9 +141,7 @@ import Testing
         let rec = MemoryLayout<E>.offset(of: \E.record)!
         mark(MemoryLayout<E>.offset(of: \E.id), MemoryLayout<EntityID>.size)
         mark(MemoryLayout<R>.offset(of: \R.namespace).map { rec + $0 }, MemoryLayout<NamespaceID>.size)
-        mark(MemoryLayout<R>.offset(of: \R.values).map { rec + $0 }, MemoryLayout<[FieldValue?]>.size)
-        mark(MemoryLayout<R>.offset(of: \R.links).map { rec + $0 }, MemoryLayout<[EntityID?]>.size)
-        mark(MemoryLayout<R>.offset(of: \R.manyLinks).map { rec + $0 }, MemoryLayout<[[EntityID]]>.size)
+        mark(MemoryLayout<R>.offset(of: \R.slots).map { rec + $0 }, MemoryLayout<EntityRecord.Slots>.size)
         return (0..<MemoryLayout<E>.size).filter { !used.contains($0) }
     }
 
