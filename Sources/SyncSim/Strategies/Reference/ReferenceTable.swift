@@ -311,7 +311,12 @@ public struct ReferenceTable: Hashable, Sendable {
                 // in id order, as before: a put changes only its own slot.
                 var referrers: [Int] = []
                 store.records.withUnsafeBufferPointer { rb in
-                    for i in 0..<rb.count where rb[i]?.namespace != nil && rb[i]!.refers(to: e) { referrers.append(i) }
+                    // Through a pointer (`OptionalPayload.read`): `rb[i]!.refers(to:)` copied
+                    // each record out first (callgrind: +2.2k instructions per event on
+                    // reference's 3,000-action run once `refers` stopped being inlined).
+                    for i in 0..<rb.count where rb[i]?.namespace != nil && OptionalPayload.read(rb, i, { $0.pointee.refers(to: e) }) {
+                        referrers.append(i)
+                    }
                 }
                 for i in referrers {
                     var r = states[i]!
