@@ -1,3 +1,5 @@
+import Foundation   // memcmp
+
 /// A subscription's query: one namespace, a `where` (today's equality `filter` and/or a richer
 /// `condition`), an optional `limit`, and a tree of includes (`posts` with their `author`, the
 /// author's `posts`, their `comments`, …) over links of either cardinality (`notes` with their
@@ -289,6 +291,17 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
                 slots = rec + b
             }
 
+            /// Whether `count` entries from `a` and from `b` are the same bits, padding included:
+            /// then each pair is the same id, namespace and box, so equal. One `memcmp` for a
+            /// block of entries, where `sameStorage` takes a dozen instructions per entry. The
+            /// bits match for entries copied from one another bit for bit (a patched answer's
+            /// untouched entries: `unshareEntries` copies them so); a typed copy may leave other
+            /// padding, and then this says false (compare them another way).
+            @inline(__always)
+            public func sameBits(_ a: UnsafePointer<Entry>, _ b: UnsafePointer<Entry>, count: Int) -> Bool {
+                memcmp(a, b, count * MemoryLayout<Entry>.stride) == 0
+            }
+
             /// Same id, same namespace, and the record's box the same (two records in one box
             /// are equal): then the entries are equal. False says nothing (compare them).
             @inline(__always)
@@ -356,12 +369,43 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
     /// `extra`: room kept for that many inserts, so the first insert after the copy does not
     /// move every entry again into a larger buffer.
     @usableFromInline mutating func unshareEntries(extra: Int = 0) {
+        if let words = Entry.storageWords, _entries.count >= Self.bitwiseCopyMinimum {
+            _entries = Self.copyBits(of: _entries, extra: max(extra, 0), words: words)
+            return
+        }
         var copy: [Entry] = []
         copy.reserveCapacity(_entries.count + max(extra, 0))
         _entries.withUnsafeBufferPointer { b in
             for k in 0..<b.count { copy.append(b[k]) }
         }
         _entries = copy
+    }
+
+    /// The fewest entries `unshareEntries` copies bit for bit (fewer go through the typed loop:
+    /// the uninitialised array it needs costs a few hundred instructions to allocate).
+    static let bitwiseCopyMinimum = 32
+
+    /// A copy of `entries` made bit for bit (padding too), then each record's box retained: what
+    /// a typed copy of an entry does (an entry's only reference is its record's box, which
+    /// `StorageWords` locates), without its per-field loads and stores, and keeping the padding
+    /// bytes. Why the padding matters: the walks over a patched answer and the one it was
+    /// patched from (the Instant client's `patchBase`, the monitor's `ShownEntries.sync`) pass
+    /// a block of entries with one `memcmp` when their bits are the same, and a typed copy left
+    /// other padding in every entry, so every block failed and they went entry by entry.
+    static func copyBits(of entries: [Entry], extra: Int, words: Entry.StorageWords) -> [Entry] {
+        let n = entries.count
+        return entries.withUnsafeBufferPointer { src in
+            [Entry](unsafeUninitializedCapacity: n + extra) { dst, count in
+                UnsafeMutableRawPointer(dst.baseAddress!).copyMemory(from: UnsafeRawPointer(src.baseAddress!),
+                                                                     byteCount: n * MemoryLayout<Entry>.stride)
+                let base = UnsafeRawPointer(dst.baseAddress!)
+                for k in 0..<n {
+                    let box = base.load(fromByteOffset: k * MemoryLayout<Entry>.stride + words.slots, as: UnsafeRawPointer.self)
+                    _ = Unmanaged<EntityRecord.Slots>.fromOpaque(box).retain()
+                }
+                count = n
+            }
+        }
     }
 
     /// What a patch does before its first change to the entries: when the caller knows they are

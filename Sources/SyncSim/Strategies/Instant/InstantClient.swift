@@ -612,6 +612,9 @@ public struct InstantClient: ClientMachine {
     /// of the cost of an answer once answers held hundreds of entries (a fifth of instant's
     /// instructions at 3,000 actions, seed 1). Entries told apart by words are compared as
     /// before, so the writes and `touched` are those of the plain walk.
+    /// Entries `patchBase` passes with one bit comparison (`StorageWords.sameBits`).
+    static let patchBlock = 16
+
     @discardableResult
     static func patchBase(_ store: inout EntityStore, from old: QueryResult, to new: QueryResult, touched: inout [EntityID]) -> Int {
         // One merge walk, reading both entry buffers in place (no entry, so no record, is copied
@@ -629,6 +632,13 @@ public struct InstantClient: ClientMachine {
                         // Aligned entries in the same storage: equal, nothing to write.
                         let ob = o.baseAddress.unsafelyUnwrapped, nb = n.baseAddress.unsafelyUnwrapped
                         let j0 = j
+                        // Whole blocks the same bits (the server copies an answer bit for bit
+                        // before patching it, `QueryResult.copyBits`): one `memcmp` each.
+                        while j + Self.patchBlock <= o.count && k + Self.patchBlock <= n.count
+                                && words.sameBits(ob + j, nb + k, count: Self.patchBlock) {
+                            j += Self.patchBlock
+                            k += Self.patchBlock
+                        }
                         while j < o.count && k < n.count && words.sameStorage(ob + j, nb + k) {
                             j += 1
                             k += 1
