@@ -36,3 +36,20 @@ struct CheckedSharedDiff<Check: SharedDiffCheck>: SyncStrategy {
         var pendingWrites: [WriteID] { inner.pendingWrites }
     }
 }
+
+extension CheckedSharedDiff {
+    /// Runs `Check` over the schedules generated for `seeds`, `actions` actions each; the odd
+    /// seeds add the opt-in features and tenants (include trees, limits, bulk creates, user
+    /// changes).
+    static func runGenerated(seeds: Range<UInt64>, actions: Int, log: DivergenceLog) throws {
+        for seed in seeds {
+            var config = WorkloadGenerator.Config(actions: actions)
+            if seed % 2 == 1 {
+                for f in WorkloadFeature.allCases { f.turnOn(in: &config) }
+                config.tenants = 3
+            }
+            let schedule = WorkloadGenerator(config).generate(seed: seed)
+            _ = try Simulator.run(CheckedSharedDiff(log: log), schedule, seed: seed)
+        }
+    }
+}

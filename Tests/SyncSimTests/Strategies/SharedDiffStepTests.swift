@@ -182,15 +182,7 @@ struct SharedDiffStepTests {
 
     @Test func aSaveDeletesTheTrackedIdsItsCollectionLacks() throws {
         let log = DivergenceLog()
-        for seed in UInt64(0)..<6 {
-            var config = WorkloadGenerator.Config(actions: 120)
-            if seed % 2 == 1 {
-                for f in WorkloadFeature.allCases { f.turnOn(in: &config) }
-                config.tenants = 3
-            }
-            let schedule = WorkloadGenerator(config).generate(seed: seed)
-            _ = try Simulator.run(CheckedSharedDiff<SaveDeletesMatchSorted>(log: log), schedule, seed: seed)
-        }
+        try CheckedSharedDiff<SaveDeletesMatchSorted>.runGenerated(seeds: 0..<6, actions: 120, log: log)
         #expect(log.divergences.isEmpty, "\(log.divergences)")
         #expect(log.checks > 1_000)
         #expect(log.reused > 50, "some collections must lack tracked ids")

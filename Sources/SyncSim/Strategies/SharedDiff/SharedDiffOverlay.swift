@@ -306,6 +306,17 @@ struct SharedDiffOverlay {
             acted.append(Int32(j))
             act(steps[j].op, collections: collections, schema: schema, scope: scope, changed: &changed)
         }
+        finishLaying(steps, acted: acted, changed: &changed, touched: &touched)
+    }
+
+    /// The end of `lay` and `relay` alike: the slots changed noted in `touched`, the lookups made
+    /// indexed, the list of changed slots kept for the next laying, and the save recorded with
+    /// the positions of its steps that acted.
+    ///
+    /// `changed` is the caller's own list (`inout`): passed as a copy, its storage was shared and
+    /// emptying it while keeping its capacity allocated another one on every laying.
+    private mutating func finishLaying(_ steps: [InstantStep], acted: [Int32], changed: inout [Int],
+                                       touched: inout [EntityID]) {
         for i in changed { note(EntityID(UInt32(i)), in: &touched) }
         indexLookups()
         changed.removeAll(keepingCapacity: true)
@@ -357,28 +368,64 @@ struct SharedDiffOverlay {
                         touched: inout [EntityID], scope: SharedDiffNamespaceClaims.Scope? = nil) {
         var changed = scratch.take() ?? []
         var acting: [Int32] = []
-        var next = 0
-        for j in 0..<steps.count {
-            let was = next < acted.count && Int(acted[next]) == j
-            if was { next += 1 }
-            if !was {
-                let unchanged = steps.withUnsafeBufferPointer { sb in
-                    stamp.withUnsafeBufferPointer { st in
-                        isDirty.withUnsafeBufferPointer { dt in Self.readsNothingChanged(sb[j].op, st, generation, dt) }
-                    }
-                }
-                if unchanged { relayPassed &+= 1; continue }
-            }
-            if Self.firstEffective(steps, from: j, to: j + 1, in: store, schema: schema, scope: scope) > j { continue }
+        var j = 0, next = 0
+        while true {
+            // Past the steps that need no laying, the buffers opened once for the whole run of
+            // them (`nextToRelay`): opened per step, they cost more than the tests they saved.
+            j = nextToRelay(steps, from: j, acted: acted, next: &next, schema: schema, scope: scope)
+            guard j < steps.count else { break }
             acting.append(Int32(j))
             act(steps[j].op, collections: collections, schema: schema, scope: scope, changed: &changed)
+            j += 1
         }
-        for i in changed { note(EntityID(UInt32(i)), in: &touched) }
-        indexLookups()
-        changed.removeAll(keepingCapacity: true)
-        scratch = changed
-        saves.append(steps)
-        self.acting.append(acting)
+        finishLaying(steps, acted: acting, changed: &changed, touched: &touched)
+    }
+
+    /// The first step of `steps` at or after `from` that `relay` must lay (`steps.count` when
+    /// none): a step not in `acted` that reads nothing changed (`readsNothingChanged`) is passed
+    /// over untested (counted in `relayPassed`); every other one is tested as `lay` tests it
+    /// (`passesOver`). `next` is the position in `acted` of the first of its steps at or after
+    /// `from`, moved past those scanned.
+    ///
+    /// Why one scan: the steps, the slot flags and the store's slots are each read through a
+    /// buffer, and `relay` opened them per step (three for the untested test, two more in
+    /// `firstEffective` for each step tested). Nothing here writes, so they are opened once per
+    /// run of steps passed over, and again only after a step is laid.
+    mutating func nextToRelay(_ steps: [InstantStep], from: Int, acted: [Int32], next: inout Int, schema: Schema,
+                              scope: SharedDiffNamespaceClaims.Scope?) -> Int {
+        var passed = 0
+        defer { relayPassed &+= passed }
+        return steps.withUnsafeBufferPointer { sb in
+            acted.withUnsafeBufferPointer { ab in
+                stamp.withUnsafeBufferPointer { st in
+                    isDirty.withUnsafeBufferPointer { dt in
+                        store.records.withUnsafeBufferPointer { rb in
+                            var j = from
+                            while j < sb.count {
+                                // The steps before the next one that acted, in a loop of their own
+                                // (no test against `acted` per step): passed over untested while
+                                // they read nothing changed.
+                                let stop = next < ab.count ? Int(ab[next]) : sb.count
+                                while j < stop {
+                                    if Self.readsNothingChanged(sb[j].op, st, generation, dt) {
+                                        passed += 1
+                                    } else if !Self.passesOver(sb[j].op, rb, schema, scope: scope) {
+                                        return j
+                                    }
+                                    j += 1
+                                }
+                                guard j < sb.count else { break }
+                                // A step that acted last time is always tested.
+                                next += 1
+                                if !Self.passesOver(sb[j].op, rb, schema, scope: scope) { return j }
+                                j += 1
+                            }
+                            return j
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Steps `relay` passed over without testing them (a test fails if it stops).
