@@ -20,8 +20,8 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
     /// `@exclusivity(unchecked)`: a class's stored properties are checked for overlapping
     /// accesses at run time (`swift_beginAccess`, a lookup in a per-thread access set), and
     /// every read of a record's slot went through one: callgrind put it at about 2,700
-    /// instructions per event on instant's 3,000-action run. The accessors above are the only
-    /// way in, and none of them overlaps two accesses to one box.
+    /// instructions per event on instant's 3,000-action run. `EntityRecord`'s accessors are the
+    /// only way in, and none of them overlaps two accesses to one box.
     @usableFromInline final class Slots: @unchecked Sendable {
         @exclusivity(unchecked) @usableFromInline var values: [FieldValue?]
         @exclusivity(unchecked) @usableFromInline var links: [EntityID?]
@@ -34,7 +34,7 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
         }
     }
 
-    /// The box (first, so an optional record's tag lies in the box pointer's spare bits).
+    /// The box (`QueryResult.Entry.StorageWords` finds it by its offset).
     @usableFromInline var slots: Slots
     public var namespace: NamespaceID
 
@@ -62,9 +62,6 @@ public struct EntityRecord: Hashable, Sendable, StableHashable {
             slots = Slots(values: slots.values, links: slots.links, manyLinks: slots.manyLinks)
         }
     }
-
-    /// Whether both records are in one box (then they are equal).
-    @inline(__always) public func sharesStorage(with other: EntityRecord) -> Bool { slots === other.slots }
 
     /// A record with the given slots (as `values`, `links` and `manyLinks` describe them).
     public init(namespace: NamespaceID, values: [FieldValue?], links: [EntityID?], manyLinks: [[EntityID]]) {
@@ -553,7 +550,8 @@ public struct EntityStore: Hashable, Sendable, StableHashable {
     /// read through a pointer to it (`OptionalPayload.read`). Still a pass over the store, but a
     /// few loads per record: a record may hold a link to any entity (a store is also filled by
     /// assignment, with whatever records a strategy built), so no cheaper question is exact.
-    func slots(referringTo target: EntityID) -> [Int] {
+    /// Public for strategies that keep a store beside tables of their own (`ReferenceTable`).
+    public func slots(referringTo target: EntityID) -> [Int] {
         records.withUnsafeBufferPointer { b in
             var out: [Int] = []
             for i in 0..<b.count where b[i]?.namespace != nil {

@@ -361,10 +361,10 @@ public struct QueryResult: Hashable, Sendable, StableHashable {
 
     public static let empty = QueryResult(roots: [], entries: [])
 
-    /// Gives this value its own copy of the entries, made in a loop the compiler specialises:
-    /// copy on write of a shared array of entries goes through the runtime's generic array
-    /// copy, a value-witness call per entry (several times the cost of the three retains an
-    /// entry's copy needs). For callers that know the entries are shared and are about to
+    /// Gives this value its own copy of the entries, made bit for bit from `bitwiseCopyMinimum`
+    /// entries on (`copyBits`), else in a loop the compiler specialises: copy on write of a
+    /// shared array of entries goes through the runtime's generic array copy, a value-witness
+    /// call per entry (several times the cost of the one retain an entry's copy needs). For callers that know the entries are shared and are about to
     /// change them (`Query.patch(_:touched:in:shared:)`); the value is unchanged, the digest kept.
     /// `extra`: room kept for that many inserts, so the first insert after the copy does not
     /// move every entry again into a larger buffer.

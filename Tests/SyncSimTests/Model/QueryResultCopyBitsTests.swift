@@ -38,7 +38,6 @@ import Testing
         var copy = QueryResult.copyBits(of: original!, extra: 0, words: words)
         for k in copy.indices { #expect(!isKnownUniquelyReferenced(&copy[k].record.slots), "entry \(k): shared with the original") }
         original = nil
-        #expect(original == nil)
         for k in copy.indices {
             #expect(isKnownUniquelyReferenced(&copy[k].record.slots), "entry \(k): a box held twice (leaked)")
             #expect(copy[k].record[.title] == .string("todo \(k)"))

@@ -601,6 +601,9 @@ public struct InstantClient: ClientMachine {
         }
     }
 
+    /// Entries `patchBase` passes with one bit comparison (`StorageWords.sameBits`).
+    static let patchBlock = 16
+
     /// Brings `store`, which holds exactly `old`'s entries, to `new`'s entries: a merge walk over
     /// both (ascending ids) that writes only the slots that differ and notes them in `touched`.
     /// Returns how many entries it passed over by their storage words (tests: the shortcut
@@ -612,9 +615,6 @@ public struct InstantClient: ClientMachine {
     /// of the cost of an answer once answers held hundreds of entries (a fifth of instant's
     /// instructions at 3,000 actions, seed 1). Entries told apart by words are compared as
     /// before, so the writes and `touched` are those of the plain walk.
-    /// Entries `patchBase` passes with one bit comparison (`StorageWords.sameBits`).
-    static let patchBlock = 16
-
     @discardableResult
     static func patchBase(_ store: inout EntityStore, from old: QueryResult, to new: QueryResult, touched: inout [EntityID]) -> Int {
         // One merge walk, reading both entry buffers in place (no entry, so no record, is copied

@@ -309,16 +309,8 @@ public struct ReferenceTable: Hashable, Sendable {
                 // reads each record in place (testing the registers cost a reference count per
                 // register array, for every entity, on every delete). Listed first, then changed
                 // in id order, as before: a put changes only its own slot.
-                var referrers: [Int] = []
-                store.records.withUnsafeBufferPointer { rb in
-                    // Through a pointer (`OptionalPayload.read`): `rb[i]!.refers(to:)` copied
-                    // each record out first (callgrind: +2.2k instructions per event on
-                    // reference's 3,000-action run once `refers` stopped being inlined).
-                    for i in 0..<rb.count where rb[i]?.namespace != nil && OptionalPayload.read(rb, i, { $0.pointee.refers(to: e) }) {
-                        referrers.append(i)
-                    }
-                }
-                for i in referrers {
+                // (`EntityStore.slots(referringTo:)`, the store's own delete scan.)
+                for i in store.slots(referringTo: e) {
                     var r = states[i]!
                     for l in r.links.indices where r.links[l] == e { r.links[l] = nil }
                     for l in r.manyLinks.indices { r.manyLinks[l].removeAll { $0.target == e } }
