@@ -564,23 +564,46 @@ struct Monitor: Sendable {
     mutating func finishFieldOrder<O: ObservedSystem>(_ sim: O, data: EntityStore, rejected: Set<WriteID>, lww: Bool = true, at t: Int64) {
         let h = sim.history
         let arbitration = sim.arbitration
-        // Position of the last transaction that carried each write (a dense table over write
-        // ids: this runs over the whole log, and a hash per step was most of its cost; huge ids
-        // fall back to hashing, `WriteTable`). The log is read where it lies: a `for` over it
-        // copied each transaction (a retain and a release of each of its arrays).
+        // Position of the last transaction that carried each write, and the last transaction that
+        // assigned each (entity, field), with whether one of its intents targeted that field.
+        // (Dense tables over write ids and (entity, field) keys: this runs over the whole log, and
+        // a hash per step was most of its cost; huge ids fall back to hashing, `KeyTable`.)
         var lastTxOfWrite = WriteTable<Int32>()
-        h.applied.withUnsafeBufferPointer { ap in
-            for i in 0..<ap.count { for w in ap[i].tx.writes { lastTxOfWrite[w] = Int32(i) } }
-        }
+        var lastAssign = KeyTable<(tx: Int32, targeted: Bool)>(stride: schema.fieldCount, blank: (-1, false))
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
-        // The last transaction that assigned an (entity, field), with whether one of its intents
-        // targeted that field: only a register found wrong needs it (to name the culprit and the
-        // invariant), so it is found then, by reading the log backwards (`LastAssignment`). It
-        // used to be tabulated for every step of the log, which was most of this check's cost on
-        // strategies that re-send whole collections (sharedDiff: 4,200 instructions per event at
-        // 3,000 actions, seed 1). Past a few wrong registers the table is built after all, once,
-        // so a run full of them stays linear.
-        var lastAssignment = LastAssignment(stride: schema.fieldCount)
+        // The keys this transaction's intents assign: usually a few (a list beats hashing), but
+        // a strategy that re-sends whole collections (sharedDiff) carries hundreds per
+        // transaction, and a linear search per assigned step made this quadratic in the
+        // collection: from `sortedMinimum` keys on, the list is sorted and searched by halves.
+        var targeted: [UInt64] = []
+        func isTargeted(_ k: UInt64) -> Bool {
+            guard targeted.count >= Self.sortedMinimum else { return targeted.contains(k) }
+            return targeted.withUnsafeBufferPointer { b in
+                var lo = 0, hi = b.count
+                while lo < hi {
+                    let mid = (lo &+ hi) >> 1
+                    if b[mid] < k { lo = mid &+ 1 } else { hi = mid }
+                }
+                return lo < b.count && b[lo] == k
+            }
+        }
+        // The log, the intents and their steps are read where they lie: a `for` over them copied
+        // each transaction, intent and step (a retain and a release of each of their arrays).
+        h.applied.withUnsafeBufferPointer { ap in
+            h.intents.withUnsafeBufferPointer { ip in
+                for i in 0..<ap.count {
+                    targeted.removeAll(keepingCapacity: true)
+                    for w in ap[i].tx.writes {
+                        lastTxOfWrite[w] = Int32(i)
+                        if let p = h.intentPosition(w) {
+                            Self.forEachAssignment(ip[p].write.ops) { e, x in targeted.append(key(e, x.field)) }
+                        }
+                    }
+                    if targeted.count >= Self.sortedMinimum { targeted.sort() }
+                    Self.forEachAssignment(ap[i].tx.ops) { e, x in let k = key(e, x.field); lastAssign[k] = (Int32(i), isTargeted(k)) }
+                }
+            }
+        }
         var candidates = KeyTable<[FieldCandidate]>(stride: schema.fieldCount, blank: [])
         // Every write that took effect competes, even one the user was told failed (a timeout
         // after the server applied it): the server's log, not the client's belief, is the truth.
@@ -616,7 +639,7 @@ struct Monitor: Sendable {
                 let want = acceptable.map { "\($0.1) (\($0.0.write.id) by \($0.0.origin))" }.joined(separator: " or ")
                 // The culprit: the last transaction that assigned the register (what put the
                 // wrong value there).
-                let la = lastAssignment.of(id, f, in: h)
+                let la = lastAssign[k]
                 let culprit = la.tx < 0 ? nil : { () -> String? in
                     let tx = h.applied[Int(la.tx)].tx
                     return tx.ops.last { $0.entity == id && $0.assignments.contains { $0.field == f } }.map { Self.culprit(tx.origin, $0) }
@@ -699,6 +722,9 @@ struct Monitor: Sendable {
 }
 
 extension Monitor {
+    /// The fewest keys `finishFieldOrder` sorts and searches by halves rather than in a row.
+    static let sortedMinimum = 16
+
     /// Calls `body` with each assignment of each create and update among `ops`, in order, the
     /// steps read in place (a `for op in ops` copied each step, its arrays retained).
     @inline(__always)
