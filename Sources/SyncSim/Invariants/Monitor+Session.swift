@@ -133,6 +133,19 @@ extension Monitor {
                 }
             }
         }
+        // Each client's list indexed, so a refusal nothing explains skips the walk below
+        // (`RefusalOrderIndex`; not with tenants, whose sessions split a client's writes).
+        var indexes: [RefusalOrderIndex?] = Array(repeating: nil, count: clientCount)
+        if !refusals.isEmpty && !tenants.active {
+            h.intents.withUnsafeBufferPointer { ip in
+                for c in 0..<clientCount where !byClient[c].isEmpty {
+                    let list = byClient[c]
+                    indexes[c] = RefusalOrderIndex(list) { p in
+                        ip[Int(list[p].position)].write.ops.compactMap { if case .create(let e, _, _) = $0 { return e } else { return nil } }
+                    }
+                }
+            }
+        }
         for r in refusals {
             guard case .client(let c) = r.origin, !reported[c.index] else { continue }
             for w in r.writes {
@@ -142,6 +155,16 @@ extension Monitor {
                     if case .unlink(let a, _, let b) = op { return [a, b] }
                     return [op.entity]
                 })
+                if let index = indexes[c.index] {
+                    let explained = h.intents.withUnsafeBufferPointer { ip in
+                        index.mayExplain(write: w, time: it.time, refusedAt: r.at, touched: touched,
+                                         later: { $0.write.raw > w.raw },
+                                         createsTouched: { o in
+                                             ip[Int(o.position)].write.ops.contains(where: { if case .create(let e, _, _) = $0 { return touched.contains(e) } else { return false } })
+                                         })
+                    }
+                    if !explained { continue }
+                }
                 var why: String?
                 let session = tenants.active ? Self.get(intentOfWrite, w).map { tenant(ofIntent: $0) } : nil
                 h.intents.withUnsafeBufferPointer { ip in

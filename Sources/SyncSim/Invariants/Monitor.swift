@@ -571,7 +571,22 @@ struct Monitor: Sendable {
         var lastTxOfWrite = WriteTable<Int32>()
         var lastAssign = KeyTable<(tx: Int32, targeted: Bool)>(stride: schema.fieldCount, blank: (-1, false))
         func key(_ e: EntityID, _ f: FieldID) -> UInt64 { UInt64(e.raw) << 8 | UInt64(f.raw) }
-        var targeted: [UInt64] = []  // a few keys: a list beats hashing
+        // The keys this transaction's intents assign: usually a few (a list beats hashing), but
+        // a strategy that re-sends whole collections (sharedDiff) carries hundreds per
+        // transaction, and a linear search per assigned step made this quadratic in the
+        // collection: from `sortedMinimum` keys on, the list is sorted and searched by halves.
+        var targeted: [UInt64] = []
+        func isTargeted(_ k: UInt64) -> Bool {
+            guard targeted.count >= Self.sortedMinimum else { return targeted.contains(k) }
+            return targeted.withUnsafeBufferPointer { b in
+                var lo = 0, hi = b.count
+                while lo < hi {
+                    let mid = (lo &+ hi) >> 1
+                    if b[mid] < k { lo = mid &+ 1 } else { hi = mid }
+                }
+                return lo < b.count && b[lo] == k
+            }
+        }
         // The log, the intents and their steps are read where they lie: a `for` over them copied
         // each transaction, intent and step (a retain and a release of each of their arrays).
         h.applied.withUnsafeBufferPointer { ap in
@@ -584,7 +599,8 @@ struct Monitor: Sendable {
                             Self.forEachAssignment(ip[p].write.ops) { e, x in targeted.append(key(e, x.field)) }
                         }
                     }
-                    Self.forEachAssignment(ap[i].tx.ops) { e, x in let k = key(e, x.field); lastAssign[k] = (Int32(i), targeted.contains(k)) }
+                    if targeted.count >= Self.sortedMinimum { targeted.sort() }
+                    Self.forEachAssignment(ap[i].tx.ops) { e, x in let k = key(e, x.field); lastAssign[k] = (Int32(i), isTargeted(k)) }
                 }
             }
         }
@@ -706,6 +722,9 @@ struct Monitor: Sendable {
 }
 
 extension Monitor {
+    /// The fewest keys `finishFieldOrder` sorts and searches by halves rather than in a row.
+    static let sortedMinimum = 16
+
     /// Calls `body` with each assignment of each create and update among `ops`, in order, the
     /// steps read in place (a `for op in ops` copied each step, its arrays retained).
     @inline(__always)

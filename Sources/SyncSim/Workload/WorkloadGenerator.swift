@@ -263,7 +263,14 @@ public struct WorkloadGenerator: Sendable {
         var now: Int64 = 0
         var initial: [InitialEntity] = []
         var actions: [TimedAction] = []
-        var entities: [(EntityID, NamespaceID)] = []
+        /// Every entity the schedule made so far, in the order made (only ever appended, through
+        /// `remember`).
+        private(set) var entities: [(EntityID, NamespaceID)] = []
+        /// `entities` of each namespace (indexed by its raw id), in the same order: a pick in one
+        /// namespace draws from its list, where it filtered every entity made so far (a long
+        /// schedule's generation was quadratic in its length). The same index is drawn from
+        /// the same list, so schedules are unchanged.
+        private var entitiesIn: [[EntityID]] = []
         var nextEntity: UInt32 = 1
         var nextSub: UInt32 = 1
         var subs: [(ClientID, SubscriptionID)] = []
@@ -320,7 +327,7 @@ public struct WorkloadGenerator: Sendable {
                     let id = newID()
                     made[p, default: []].append(id)
                     initial.append(InitialEntity(entity: id, namespace: p, values: initialValues(p, &r)))
-                    entities.append((id, p))
+                    remember(id, p)
                 }
             }
             for c in roles.children {
@@ -333,14 +340,14 @@ public struct WorkloadGenerator: Sendable {
                         if !pool.isEmpty { links.append(LinkAssignment(l, pool[i % max(1, pool.count - 1)])) }
                     }
                     initial.append(InitialEntity(entity: id, namespace: c, values: vals, links: links))
-                    entities.append((id, c))
+                    remember(id, c)
                 }
             }
             for n in roles.plain {
                 for _ in 0..<(2 + Int(r.below(3))) {
                     let id = newID()
                     initial.append(InitialEntity(entity: id, namespace: n, values: initialValues(n, &r)))
-                    entities.append((id, n))
+                    remember(id, n)
                 }
             }
             let menu = roles.initialMenu
@@ -364,9 +371,20 @@ public struct WorkloadGenerator: Sendable {
             add(.subscribe(c, s, q))
         }
 
+        /// Notes a new entity (the only way into `entities`).
+        mutating func remember(_ id: EntityID, _ ns: NamespaceID) {
+            entities.append((id, ns))
+            let k = Int(ns.raw)
+            if k >= entitiesIn.count { entitiesIn.append(contentsOf: repeatElement([], count: k + 1 - entitiesIn.count)) }
+            entitiesIn[k].append(id)
+        }
+
+        /// An entity made so far, drawn uniformly (from namespace `ns` only, if given).
         mutating func pickEntity(_ r: inout SimRandom, _ ns: NamespaceID? = nil) -> (EntityID, NamespaceID)? {
-            let pool = ns.map { n in entities.filter { $0.1 == n } } ?? entities
-            return pool.isEmpty ? nil : pool[r.index(pool.count)]
+            guard let ns else { return entities.isEmpty ? nil : entities[r.index(entities.count)] }
+            let k = Int(ns.raw)
+            guard k < entitiesIn.count, !entitiesIn[k].isEmpty else { return nil }
+            return (entitiesIn[k][r.index(entitiesIn[k].count)], ns)
         }
 
         mutating func client(_ r: inout SimRandom) -> ClientID { ClientID(r.index(clients)) }
@@ -390,7 +408,7 @@ public struct WorkloadGenerator: Sendable {
                 let id = newID()
                 let c = client(&r)
                 add(.create(c, id, ns, schema.fields(of: ns).map { FieldAssignment($0, value($0, &r)) }))
-                entities.append((id, ns))
+                remember(id, ns)
                 for l in schema.links(of: ns) {
                     if let (p, _) = pickEntity(&r, schema.target(of: l)) { now += 1; add(.link(c, id, l, p)) }
                 }
@@ -447,7 +465,7 @@ public struct WorkloadGenerator: Sendable {
                     let ns2 = roles.all[r.index(roles.all.count)]
                     let id = newID()
                     add(.serverCreate(id, ns2, schema.fields(of: ns2).map { FieldAssignment($0, value($0, &r)) }))
-                    entities.append((id, ns2))
+                    remember(id, ns2)
                 } else if r.below(6) == 0 {
                     add(.serverDelete(e))
                 } else {
@@ -512,7 +530,7 @@ public struct WorkloadGenerator: Sendable {
                     let ns = roles.all[r.index(roles.all.count)]
                     let id = newID()
                     add(.create(c, id, ns, schema.fields(of: ns).map { FieldAssignment($0, value($0, &r)) }))
-                    entities.append((id, ns))
+                    remember(id, ns)
                 } else if let (e, ns) = pickEntity(&r) {
                     update(c, e, ns, &r)
                 }
