@@ -57,4 +57,32 @@ struct ConflictPromptKnownChunksTests {
         #expect(chunks == CPKnownChunks(store))
         #expect(chunks.store == store)
     }
+
+    /// Past one group (`fanout` chunks), slots taken in any order give the chunks built from
+    /// scratch; and a change after a copy (a persist) copies one group: every other group of
+    /// the copy keeps its storage.
+    @Test func groupsGrowAndAChangeCopiesOneGroup() {
+        var store = EntityStore()
+        var chunks = CPKnownChunks()
+        let schema = Schema.default
+        let perGroup = CPKnownChunks.size * CPKnownChunks.fanout
+        for raw in [5, 2 * perGroup + 7, perGroup - 1, perGroup, 3 * perGroup + 40, 17] {
+            let e = EntityID(UInt32(raw))
+            store[e] = EntityRecord(namespace: schema.namespaceIDs[0], schema: schema)
+            chunks.take(e, from: store)
+            #expect(chunks == CPKnownChunks(store))
+            #expect(chunks.store == store)
+        }
+        #expect(chunks.groups.count == 4)
+        #expect(chunks.groups.dropLast().allSatisfy { $0.count == CPKnownChunks.fanout })
+        let saved = chunks
+        let e = EntityID(UInt32(perGroup + 3))
+        store[e] = EntityRecord(namespace: schema.namespaceIDs[0], schema: schema)
+        chunks.take(e, from: store)
+        #expect(chunks == CPKnownChunks(store) && saved != chunks)
+        for g in chunks.groups.indices {
+            let shared = ConflictPromptClient.sameBuffer(chunks.groups[g], saved.groups[g])
+            #expect(shared == (g != 1), "group \(g)")
+        }
+    }
 }

@@ -190,6 +190,9 @@ public struct ConflictPromptClient: ClientMachine {
     var knownLog: [EntityID] = []
     /// `known` as the durable state keeps it, changed with it (`setKnown`, `applyKnown`).
     var knownChunks = CPKnownChunks()
+    /// What `learn` compares a list's next answer with (`CPLearnRefs`; derived, never
+    /// observable).
+    var learnRefs = CPLearnRefs()
     var knownVersion: [UInt64] = []
     /// `knownVersion` as the durable state keeps it, set with it (`setVersion`).
     var knownVersionChunks = CPVersionChunks()
@@ -345,6 +348,7 @@ public struct ConflictPromptClient: ClientMachine {
         if i >= knownVersion.count { knownVersion.append(contentsOf: repeatElement(0, count: i - knownVersion.count + 1)) }
         knownVersion[i] = v
         knownVersionChunks.set(i, v, count: knownVersion.count)
+        learnRefs.note(e)
     }
 
     // MARK: - Inputs
@@ -866,7 +870,7 @@ public struct ConflictPromptClient: ClientMachine {
                 let group = views[i].group
                 if learnt.contains(where: { $0.group == group && Self.same(snaps[$0.snap], snap) }) { continue }
                 learnt.append((group, n))
-                learn(snap)
+                learn(snap, group: group)
                 remember(views[i].query, snap)
             }
             pruneConfirmed()
@@ -980,7 +984,44 @@ public struct ConflictPromptClient: ClientMachine {
     /// common case: the server's record did not change since the last answer) is passed over
     /// with a pointer comparison instead of a copy and a field-by-field one (`setKnown` would
     /// find them equal and do nothing), and a version already known is not written again.
-    mutating func learn(_ snap: CPSnapshot) {
+    ///
+    /// `group`: the query group of the list the answer is for (nil: a one-shot read). The
+    /// answer before it of that group, learnt in full, tells most entries apart without
+    /// reading `known` (`CPLearnRefs`): only the entries that differ from it and those of
+    /// entities whose known copy or version changed since are checked, in the same order.
+    mutating func learn(_ snap: CPSnapshot, group: Int? = nil) {
+        guard let group else {
+            learnEach(snap)
+            return
+        }
+        if learnRefs.epoch != knownEpoch { learnRefs.forget(knownEpoch: knownEpoch) }
+        var candidates: [Int] = []
+        swap(&candidates, &learnRefs.candidates)
+        defer {
+            candidates.removeAll(keepingCapacity: true)
+            swap(&candidates, &learnRefs.candidates)
+        }
+        guard learnRefs.select(snap, group: group, into: &candidates) else {
+            learnEach(snap)
+            learnRefs.keep(snap, group: group, verified: false)
+            return
+        }
+        let entries = snap.result.entries
+        let versions = snap.versions
+        for k in candidates where Self.learns(entries, versions, k, known: known, knownVersion: knownVersion) {
+            let e = entries[k].id
+            let v = versions[k]
+            let was = version(e)
+            if !Self.knownShares(known, e, entries, k) { setKnown(e, entries[k].record) }
+            if v != was || Int(e.raw) >= knownVersion.count { setVersion(e, v) }
+        }
+        assert(Self.nextToLearn(entries, versions, from: 0, count: min(entries.count, versions.count), known: known, knownVersion: knownVersion)
+                   == min(entries.count, versions.count), "learn passed over an entry it changes")
+        learnRefs.keep(snap, group: group, verified: true)
+    }
+
+    /// `learn` without a kept answer to compare with: every entry read (`nextToLearn`).
+    mutating func learnEach(_ snap: CPSnapshot) {
         let entries = snap.result.entries
         let versions = snap.versions
         let n = min(entries.count, versions.count)
@@ -1027,6 +1068,11 @@ public struct ConflictPromptClient: ClientMachine {
                 }
             }
         }
+    }
+
+    /// Whether `learn` changes anything for entry `k` (`nextToLearn`'s test of one entry).
+    static func learns(_ entries: [QueryResult.Entry], _ versions: [UInt64], _ k: Int, known: EntityStore, knownVersion: [UInt64]) -> Bool {
+        nextToLearn(entries, versions, from: k, count: k + 1, known: known, knownVersion: knownVersion) == k
     }
 
     /// Whether two snapshots are the same value in the same storage (answer, versions, asOf):
@@ -1095,25 +1141,36 @@ public struct ConflictPromptClient: ClientMachine {
             // same: nothing is logged for the lists, and the durable chunks keep theirs.
             if let r, Self.knownDiffers(known, e, r) {
                 let logged = knownLogEpoch == knownEpoch
+                let learnLogged = learnRefs.epoch == knownEpoch
                 known[e] = r
                 if logged { knownLogEpoch = knownEpoch }
+                learnRefs.note(e)
+                if learnLogged { learnRefs.epoch = knownEpoch }
             }
             return
         }
+        let learnLogged = learnRefs.epoch == knownEpoch
         known[e] = r
         knownChunks.take(e, from: known)
         knownLog.append(e)
         knownLogEpoch = knownEpoch
+        learnRefs.note(e)
+        if learnLogged { learnRefs.epoch = knownEpoch }
     }
 
     /// Applies a step to `known` (upsert), logging the slots it touched.
     mutating func applyKnown(_ op: Op) {
         var undo = EntityStore.UndoLog()
+        let learnLogged = learnRefs.epoch == knownEpoch
         _ = known.apply(op, schema: schema, mode: .upsert, undo: &undo)
         let touched = known.touched(by: undo)
         for x in touched { knownChunks.take(x, from: known) }
         knownLog.append(contentsOf: touched)
         knownLogEpoch = knownEpoch
+        // (The step's own entity too: a step may give its record new storage without a change.)
+        learnRefs.note(op.entity)
+        for x in touched { learnRefs.note(x) }
+        if learnLogged { learnRefs.epoch = knownEpoch }
     }
 
     /// Drops every list's kept render state: the next redraw

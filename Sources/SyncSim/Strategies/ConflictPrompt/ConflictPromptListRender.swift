@@ -68,6 +68,13 @@ struct CPListRender: Sendable {
     var fix: Bool?
     /// `update`'s working sets and lists (derived, never observable; `Scratch`).
     var scratch = Scratch()
+    /// Whether `base`'s entries are strictly ascending by id (`diff` found so when it walked
+    /// them): then a later `diff` from it may pass a block of entries whose bits equal `base`'s
+    /// without comparing their ids, since they are the same ids in the same order.
+    var ascending = false
+    /// Answer entries `diff` passed over in blocks of equal bits (derived, never observable: a
+    /// test reads it to tell that the shortcut still runs).
+    var entriesPassed = 0
     /// Updates whose changed slots no overlay step reaches (`reachesNone`), so the passes over
     /// every step were skipped (derived, never observable: a test reads it to tell that the
     /// shortcut still runs).
@@ -216,7 +223,10 @@ struct CPListRender: Sendable {
         }
         eval = query.evaluate(store)
         var ignored: [EntityID] = []
-        fix = Self.diff(QueryResult.empty.entries, base, query: query, into: &ignored) ?? nil
+        var none = 0
+        let walked = Self.diff(QueryResult.empty.entries, base, query: query, into: &ignored, passed: &none)
+        ascending = walked != nil
+        fix = walked ?? nil
     }
 
     /// Whether `query.patch` follows `query` (then an entry depends on its own record only).
@@ -271,8 +281,13 @@ struct CPListRender: Sendable {
         let baseChanged = !Self.sameBuffers(base, newBase)
         var baseContentChanged = false
         if baseChanged {
-            guard let f = Self.diff(base.entries, newBase, query: query, oldFix: fix, into: &scratch.underChanges) else { return nil }
+            // (`base.roots` only when `base` is known strictly ascending: then the walk may pass
+            // blocks of entries by their bits.)
+            guard let f = Self.diff(base.entries, newBase, query: query, oldFix: fix, oldRoots: ascending ? base.roots : nil,
+                                    into: &scratch.underChanges, passed: &entriesPassed) else { return nil }
             fix = f
+            // (`newBase`, walked in full or by blocks equal to the ascending `base`, is ascending.)
+            ascending = true
             baseContentChanged = !scratch.underChanges.isEmpty || base.roots != newBase.roots
         }
         let holdsChanged = !Self.sameHolds(holds, newHolds)
@@ -481,6 +496,9 @@ struct CPListRender: Sendable {
             && a.roots.withUnsafeBufferPointer { x in b.roots.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress && x.count == y.count } }
     }
 
+    /// Entries `diff` passes with one bit comparison (`QueryResult.Entry.StorageWords.sameBits`).
+    static let diffBlock = 16
+
     /// Appends to `out` every id whose entry differs between `old` and `new` (in one, or with
     /// another record). Nil when either is not strictly ascending by id. Otherwise whether
     /// `query` over `new`'s own entries gives `new` back, when one walk tells (a query
@@ -489,39 +507,78 @@ struct CPListRender: Sendable {
     /// change is not matched again). The walk reads both results in place and tells an
     /// unchanged record by its storage first, so an entry that did not change costs no
     /// reference counting.
-    static func diff(_ old: [QueryResult.Entry], _ newResult: QueryResult, query: Query, oldFix: Bool? = nil,
-                     into out: inout [EntityID]) -> Bool?? {
+    ///
+    /// `oldRoots`: `old`'s roots, given only when `old` is known strictly ascending. Then blocks
+    /// of `diffBlock` entries whose bits are the same in both (the server patches a bit-for-bit
+    /// copy of its last answer, `QueryResult.copyBits`, so every untouched entry keeps its bits)
+    /// are passed with one `memcmp` each: the same ids in the same order (so ascending, like
+    /// `old`'s), records in the same box (so equal). The walk cost a few dozen instructions
+    /// per entry of every answer a list received, most of a redraw once answers held hundreds
+    /// of entries. While the answer is still known to be fixed (`oldFix` true and every entry so
+    /// far matched), a block is passed only when its roots are `old`'s roots at the same places
+    /// (then they are its entries' ids, as the entry-by-entry walk checks). `passed` counts the
+    /// entries passed so. The result and `out` are the entry-by-entry walk's.
+    static func diff(_ old: [QueryResult.Entry], _ newResult: QueryResult, query: Query, oldFix: Bool? = nil, oldRoots: [EntityID]? = nil,
+                     into out: inout [EntityID], passed: inout Int) -> Bool?? {
         let new = newResult.entries
         let roots = newResult.roots
         var fix: Bool? = patchable(query) ? roots.count == new.count : nil
         let trusted = oldFix == true
+        let words = oldRoots == nil ? nil : QueryResult.Entry.storageWords
+        let oldRoots = oldRoots ?? []
+        let block = Self.diffBlock
         return old.withUnsafeBufferPointer { ob in
             new.withUnsafeBufferPointer { nb in
-                roots.withUnsafeBufferPointer { rb -> Bool?? in
-                    var i = 0, j = 0
-                    while i < ob.count || j < nb.count {
-                        if i > 0 && i < ob.count && !(ob[i - 1].id < ob[i].id) { return nil }
-                        if j > 0 && j < nb.count && !(nb[j - 1].id < nb[j].id) { return nil }
-                        if j >= nb.count || (i < ob.count && ob[i].id < nb[j].id) {
-                            out.append(ob[i].id)
-                            i += 1
-                            continue
+                roots.withUnsafeBufferPointer { rb in
+                    oldRoots.withUnsafeBufferPointer { orb -> Bool?? in
+                        var i = 0, j = 0
+                        while i < ob.count || j < nb.count {
+                            if i > 0 && i < ob.count && !(ob[i - 1].id < ob[i].id) { return nil }
+                            if j > 0 && j < nb.count && !(nb[j - 1].id < nb[j].id) { return nil }
+                            if let words, i + block <= ob.count && j + block <= nb.count {
+                                let o = ob.baseAddress.unsafelyUnwrapped, n = nb.baseAddress.unsafelyUnwrapped
+                                let i0 = i
+                                while i + block <= ob.count && j + block <= nb.count && words.sameBits(o + i, n + j, count: block)
+                                        && (fix != true || (trusted && i + block <= orb.count
+                                                            && Self.sameIDs(orb.baseAddress.unsafelyUnwrapped + i, rb.baseAddress.unsafelyUnwrapped + j, count: block))) {
+                                    i += block
+                                    j += block
+                                }
+                                if i != i0 {
+                                    passed += i - i0
+                                    continue
+                                }
+                            }
+                            if j >= nb.count || (i < ob.count && ob[i].id < nb[j].id) {
+                                out.append(ob[i].id)
+                                i += 1
+                                continue
+                            }
+                            let same = i < ob.count && ob[i].id == nb[j].id && Self.equal(ob[i].record, nb[j].record)
+                            if fix == true && (rb[j] != nb[j].id || !((trusted && same) || query.matches(nb[j].record))) { fix = false }
+                            if i >= ob.count || nb[j].id < ob[i].id {
+                                out.append(nb[j].id)
+                                j += 1
+                            } else {
+                                if !same { out.append(ob[i].id) }
+                                i += 1
+                                j += 1
+                            }
                         }
-                        let same = i < ob.count && ob[i].id == nb[j].id && Self.equal(ob[i].record, nb[j].record)
-                        if fix == true && (rb[j] != nb[j].id || !((trusted && same) || query.matches(nb[j].record))) { fix = false }
-                        if i >= ob.count || nb[j].id < ob[i].id {
-                            out.append(nb[j].id)
-                            j += 1
-                        } else {
-                            if !same { out.append(ob[i].id) }
-                            i += 1
-                            j += 1
-                        }
+                        return .some(fix)
                     }
-                    return .some(fix)
                 }
             }
         }
+    }
+
+    /// Whether `count` ids from `a` and from `b` are equal (one pass, no early exit: the blocks
+    /// compared are short and almost always equal).
+    @inline(__always)
+    static func sameIDs(_ a: UnsafePointer<EntityID>, _ b: UnsafePointer<EntityID>, count: Int) -> Bool {
+        var d: UInt32 = 0
+        for t in 0..<count { d |= a[t].raw ^ b[t].raw }
+        return d == 0
     }
 
     /// Whether `store[x]` equals `before[n]` (`before[n] == store[x]`), read in place: the

@@ -32,6 +32,13 @@ public struct ConflictPromptServer: ServerMachine {
     struct SharedList: Sendable {
         var query: Query
         var last: QueryResult
+        /// The `modified` of each entry of `last` (parallel to `last.entries`), kept with it:
+        /// every snapshot of the list carries it (`CPSnapshot.versions`). Built once per list
+        /// and then brought up to date where a commit stamped an entity of it or the patch of
+        /// `last` moved entries (`push`, `CPServerVersions`), instead of one lookup per entry for
+        /// every snapshot sent; an unchanged list's snapshots share it, so a client tells a
+        /// repeated answer by storage (`ConflictPromptClient.same`).
+        var versions: [UInt64]
         /// `query.readNamespaces(in: schema)`, kept: `push` asks it of every list after every
         /// commit.
         var reads: NamespaceSet
@@ -53,6 +60,9 @@ public struct ConflictPromptServer: ServerMachine {
     var registered: [[Registered]]
     /// The distinct queries of `registered`, in order of first registration (`SharedList`).
     var lists: [SharedList] = []
+    /// Entities stamped by commits since the last `push`, whose versions in `lists` it sets
+    /// (derived, never observable: every commit is followed by a push in the same input).
+    var stampedSincePush: [EntityID] = []
 
     /// The run's data model.
     let schema: Schema
@@ -112,10 +122,12 @@ public struct ConflictPromptServer: ServerMachine {
             snaps.reserveCapacity(registered[c.index].count)
             // One snapshot per shared list (lists of one query answered with one value).
             var made: [CPSnapshot?] = Array(repeating: nil, count: lists.count)
+            assert(stampedSincePush.isEmpty, "a commit was not pushed")
             for r in registered[c.index] {
                 if made[r.list] == nil {
                     assert(lists[r.list].last == lists[r.list].query.evaluate(data), "a registered list's last result is stale")
-                    made[r.list] = snapshot(of: lists[r.list].last)
+                    assert(lists[r.list].versions == versions(of: lists[r.list].last), "a registered list's versions are stale")
+                    made[r.list] = CPSnapshot(result: lists[r.list].last, versions: lists[r.list].versions, asOf: txID)
                 }
                 ids.append(r.sub.id)
                 snaps.append(made[r.list]!)
@@ -124,7 +136,7 @@ public struct ConflictPromptServer: ServerMachine {
         case .query(let r, let q):
             // A registered query's kept result is its result over `data`.
             if let k = lists.firstIndex(where: { $0.query == q }) {
-                out(.send(c, .queryResult(r, snapshot(of: lists[k].last))))
+                out(.send(c, .queryResult(r, CPSnapshot(result: lists[k].last, versions: lists[k].versions, asOf: txID))))
             } else {
                 out(.send(c, .queryResult(r, snapshot(q))))
             }
@@ -238,6 +250,8 @@ public struct ConflictPromptServer: ServerMachine {
         txID += 1
         for e in touched { stamp(e, txID, deleted: !data.contains(e)) }
         for e in extra { stamp(e, txID, deleted: false) }
+        stampedSincePush.append(contentsOf: touched)
+        stampedSincePush.append(contentsOf: extra)
         return txID
     }
 
@@ -251,8 +265,11 @@ public struct ConflictPromptServer: ServerMachine {
     func snapshot(of r: QueryResult) -> CPSnapshot {
         var r = r
         r.cacheDigest()
-        return CPSnapshot(result: r, versions: r.entries.map { modified($0.id) }, asOf: txID)
+        return CPSnapshot(result: r, versions: versions(of: r), asOf: txID)
     }
+
+    /// The `modified` of each entry of `r`, looked up one by one.
+    func versions(of r: QueryResult) -> [UInt64] { r.entries.map { modified($0.id) } }
 
     /// Makes `subs` client `c`'s registered lists: a query some list already has shares that
     /// list's result (`SharedList`: it is the query's result over `data`), a new one is
@@ -266,7 +283,7 @@ public struct ConflictPromptServer: ServerMachine {
             } else {
                 var r = s.query.evaluate(data)
                 r.cacheDigest()
-                lists.append(SharedList(query: s.query, last: r, reads: s.query.readNamespaces(in: schema)))
+                lists.append(SharedList(query: s.query, last: r, versions: versions(of: r), reads: s.query.readNamespaces(in: schema)))
                 regs.append(Registered(sub: s, list: lists.count - 1))
             }
         }
@@ -297,16 +314,30 @@ public struct ConflictPromptServer: ServerMachine {
     /// only for the forms a patch cannot follow. Every list's `last` is its query's result over
     /// `data` after each push, which is what makes the patch exact. Every client list of a
     /// changed query is then sent its one snapshot.
+    ///
+    /// Each list's versions follow its result: realigned with a patched result from the ones
+    /// before (`CPServerVersions.realign`), and set for the entities the commits stamped
+    /// (`stampedSincePush`) in every list that holds them, pushed or not (an update that
+    /// writes a record's values again stamps it and changes no namespace).
     mutating func push(out: inout ServerOutbox<ConflictPromptDown>, changed: NamespaceSet, slots: [EntityID]) {
         var fresh: [CPSnapshot?] = Array(repeating: nil, count: lists.count)
         var any = false
+        let stamped = stampedSincePush
+        stampedSincePush.removeAll(keepingCapacity: true)
         for k in lists.indices {
-            if changed.isDisjoint(with: lists[k].reads) { continue }
-            guard let r = Self.update(lists[k].query, lists[k].last, slots: slots, data: data, schema: schema) else { continue }
-            let s = snapshot(of: r)
-            lists[k].last = s.result
-            fresh[k] = s
-            any = true
+            if !changed.isDisjoint(with: lists[k].reads),
+               var r = Self.update(lists[k].query, lists[k].last, slots: slots, data: data, schema: schema) {
+                r.cacheDigest()
+                var v = CPServerVersions.realign(lists[k].versions, from: lists[k].last, to: r, modified: modified)
+                CPServerVersions.restamp(&v, of: r, stamped, modified: modified)
+                lists[k].last = r
+                lists[k].versions = v
+                fresh[k] = CPSnapshot(result: r, versions: v, asOf: txID)
+                any = true
+            } else if !stamped.isEmpty {
+                CPServerVersions.restamp(&lists[k].versions, of: lists[k].last, stamped, modified: modified)
+            }
+            assert(lists[k].versions == versions(of: lists[k].last), "a list's versions are stale after a push")
         }
         guard any else { return }
         for c in registered.indices {
