@@ -60,12 +60,33 @@ struct SharedDiffNamespaceClaims {
 
     /// Claims the namespace of every record of a server answer. Returns whether this made the
     /// claims mixed.
+    ///
+    /// The slots are grown once to the answer's largest id and read and written through their
+    /// buffer: `claim(_:_:)` per entry checked the array's uniqueness and bounds on every entry
+    /// of every answer. The same claims, in the same order.
     mutating func claim(_ r: QueryResult) -> Bool {
-        var newly = false
         r.entries.withUnsafeBufferPointer { b in
-            for k in 0..<b.count where claim(b[k].id, b[k].record.namespace) { newly = true }
+            guard !b.isEmpty else { return false }
+            var top = 0
+            for k in 0..<b.count { top = max(top, Int(b[k].id.raw)) }
+            if top >= namespaces.count { namespaces.append(contentsOf: repeatElement(0, count: top - namespaces.count + 1)) }
+            var newly = false
+            var mixed = self.mixed
+            namespaces.withUnsafeMutableBufferPointer { nb in
+                for k in 0..<b.count {
+                    let i = Int(b[k].id.raw), v = UInt16(b[k].record.namespace.raw) + 1
+                    if nb[i] == v { continue }
+                    if nb[i] == 0 {
+                        nb[i] = v
+                    } else if !mixed {
+                        mixed = true
+                        newly = true
+                    }
+                }
+            }
+            self.mixed = mixed
+            return newly
         }
-        return newly
     }
 
     /// Claims the namespace a create, update or delete names (a link names none). Returns whether
