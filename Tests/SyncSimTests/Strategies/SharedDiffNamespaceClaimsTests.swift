@@ -36,4 +36,50 @@ struct SharedDiffNamespaceClaimsTests {
         let none = whole.claim(QueryResult.empty)
         #expect(!none)
     }
+
+    /// `claim(_:since:)`, which passes over the entries the answer it replaces already claimed,
+    /// claims what claiming the whole answer claims, for answers edited from the last one (most
+    /// entries keep their record's storage) and answers built afresh.
+    @Test func anAnswerClaimedAgainstTheLastClaimsWhatItsEntriesClaim() {
+        var random = SimRandom(seed: 17)
+        var walked = SharedDiffNamespaceClaims(), whole = SharedDiffNamespaceClaims()
+        var last: QueryResult?
+        var entries: [QueryResult.Entry] = []
+        var mixedSeen = false
+        for round in 0..<300 {
+            if round % 50 == 0 {
+                // Afresh: other storage for every record.
+                entries = stride(from: 0, to: 400, by: random.int(in: 1...3)).map {
+                    QueryResult.Entry(id: EntityID(UInt32($0)), record: EntityRecord(namespace: .todos, schema: .default))
+                }
+            } else {
+                // A few entries replaced, inserted or removed; now and then an id named again in
+                // another namespace.
+                for _ in 0..<random.int(in: 0...4) {
+                    let id = EntityID(UInt32(random.int(in: 0...450)))
+                    let ns: NamespaceID = random.int(in: 0...149) == 0 ? .profiles : .todos
+                    let e = QueryResult.Entry(id: id, record: EntityRecord(namespace: ns, schema: .default))
+                    if let k = entries.firstIndex(where: { $0.id >= id }) {
+                        if entries[k].id == id {
+                            if random.int(in: 0...1) == 0 { entries[k] = e } else { entries.remove(at: k) }
+                        } else {
+                            entries.insert(e, at: k)
+                        }
+                    } else {
+                        entries.append(e)
+                    }
+                }
+            }
+            let r = QueryResult(roots: [], entries: entries)
+            let a = walked.claim(r, since: last)
+            let b = whole.claim(r)
+            #expect(a == b, "round \(round)")
+            #expect(walked.namespaces == whole.namespaces && walked.mixed == whole.mixed, "round \(round)")
+            mixedSeen = mixedSeen || a
+            last = r
+        }
+        // Not vacuous: the claims became mixed, and most entries were passed over.
+        #expect(mixedSeen)
+        #expect(walked.passedByWords > 300 * 100)
+    }
 }

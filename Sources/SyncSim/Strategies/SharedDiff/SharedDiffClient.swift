@@ -237,7 +237,7 @@ public struct SharedDiffClient: ClientMachine {
             for m in pending where m.txID == nil { send(m, out: &out) }
         case .addQueryOk(let k, let r, let tx), .refreshOk(let k, let r, let tx):
             guard let i = collections.firstIndex(where: { $0.key == k }) else { return }
-            claim(r)
+            claim(r, replacing: collections[i].server)
             if k.isOnce {
                 let c = collections.remove(at: i)
                 collectionsChanged()
@@ -388,9 +388,10 @@ public struct SharedDiffClient: ClientMachine {
         if persistence { out(.persist) }
     }
 
-    /// Claims the namespaces of a server answer's records (`SharedDiffNamespaceClaims`).
-    mutating func claim(_ r: QueryResult) {
-        if claims.claim(r) { claimsMixed() }
+    /// Claims the namespaces of a server answer's records (`SharedDiffNamespaceClaims`), passing
+    /// over the entries the answer it replaces (claimed when it came) already claimed.
+    mutating func claim(_ r: QueryResult, replacing old: QueryResult?) {
+        if claims.claim(r, since: old) { claimsMixed() }
     }
 
     /// An entity was named with a second namespace: overlays laid leaving steps out may hold

@@ -20,27 +20,29 @@ extension SharedDiffClient {
     /// `own` deletes. Marks by id instead of gathering, sorting and searching: one pass over the
     /// answers and one over `own`, where `tracked` sorted every answer's ids on every save.
     ///
-    /// The marks are sized once (the largest id of any answer) and written through their buffer: a write per entry through the array
+    /// The marks are sized once and written through their buffer: a write per entry through the array
     /// checked its uniqueness and bounds each time, about 40% of a save's cost here (seed 1, swarm,
     /// 3,000 actions: 3 million uniqueness checks).
     func tracked(_ ns: NamespaceID, notIn own: QueryResult) -> [EntityID] {
         // By index through the buffer: `for c in collections` copied every collection (a retain
         // and a release per array it and its overlay own) on every save.
         collections.withUnsafeBufferPointer { cb in
+            // Sized by each answer's last id (entries ascend by id); an answer with a larger id
+            // elsewhere (ids not ascending) sizes them by every id instead.
             var n = 0
             for ci in 0..<cb.count where !cb[ci].key.isOnce && cb[ci].server != nil {
-                cb[ci].server!.entries.withUnsafeBufferPointer { b in
-                    for k in 0..<b.count { n = max(n, Int(b[k].id.raw) + 1) }
-                }
+                if let last = cb[ci].server!.entries.last { n = max(n, Int(last.id.raw) + 1) }
             }
             if n == 0 { return [] }
             var mark = [Bool](repeating: false, count: n)
             var marked = 0
+            var overflow = false
             mark.withUnsafeMutableBufferPointer { m in
                 for ci in 0..<cb.count where !cb[ci].key.isOnce && cb[ci].server != nil {
                     cb[ci].server!.entries.withUnsafeBufferPointer { b in
                         for k in 0..<b.count where b[k].record.namespace == ns {
                             let i = Int(b[k].id.raw)
+                            guard i < n else { overflow = true; continue }
                             if !m[i] { m[i] = true; marked += 1 }
                         }
                     }
@@ -52,6 +54,7 @@ extension SharedDiffClient {
                     }
                 }
             }
+            if overflow { return trackedSorted(ns, notIn: own) }
             var out: [EntityID] = []
             if marked == 0 { return out }
             out.reserveCapacity(marked)
@@ -60,6 +63,12 @@ extension SharedDiffClient {
             }
             return out
         }
+    }
+
+    /// `tracked(ns, notIn: own)` by sorting and searching, for answers whose ids do not ascend.
+    func trackedSorted(_ ns: NamespaceID, notIn own: QueryResult) -> [EntityID] {
+        let shown = Set(own.entries.map(\.id))
+        return tracked(ns).filter { !shown.contains($0) }
     }
 
     /// The save transaction for a collection's current value:

@@ -27,31 +27,44 @@ struct SharedDiffStepCache {
     /// built from the same namespace and values, else built (`SharedDiffStepCache.build`) and
     /// cached.
     mutating func updateStep(_ e: EntityID, _ r: EntityRecord, schema: Schema) -> InstantStep {
-        withUnsafePointer(to: QueryResult.Entry(id: e, record: r)) { updateStep($0, schema: schema) }
+        withUnsafePointer(to: r) { updateStep(e, $0, schema: schema) }
     }
 
-    /// `updateStep(_:_:schema:)` of the entry at `entry`, its record read where it is and copied
-    /// only into a new cache entry: `saveSteps` passed each element's record by value, a retain
-    /// and a release per element sent on every save.
+    /// `updateStep(_:_:schema:)` of the entry at `entry` (an element `saveSteps` sends).
+    @inline(__always)
     mutating func updateStep(_ entry: UnsafePointer<QueryResult.Entry>, schema: Schema) -> InstantStep {
-        let i = Int(entry.pointee.id.raw)
+        guard let offset = Self.recordOffset else { return updateStep(entry.pointee.id, entry.pointee.record, schema: schema) }
+        let r = (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: EntityRecord.self)
+        return updateStep(entry.pointee.id, r, schema: schema)
+    }
+
+    /// Where an entry keeps its record (nil if the layout does not say: then a copy is passed).
+    static let recordOffset = MemoryLayout<QueryResult.Entry>.offset(of: \QueryResult.Entry.record)
+
+    /// `updateStep(_:_:schema:)` of the record at `r`, read where it is and copied only into a
+    /// new cache entry: `saveSteps` passed each element's record by value, a retain and a
+    /// release per element sent on every save.
+    mutating func updateStep(_ e: EntityID, _ r: UnsafePointer<EntityRecord>, schema: Schema) -> InstantStep {
+        let i = Int(e.raw)
         if i < entries.count {
-            switch Self.cached(entries, i, entry) {
+            switch Self.cached(entries, i, r) {
             case .same(let step):
                 return step
             case .equalValues(let step):
                 // The same step, now also known by the record's storage: the next save showing
                 // this record is told with one comparison instead of comparing every value again.
-                entries[i]!.record = entry.pointee.record
+                entries[i]!.record = r.pointee
                 refreshed &+= 1
                 return step
             case .miss:
                 break
             }
         }
-        let step = Self.build(entry.pointee.id, entry.pointee.record, schema: schema)
-        if i >= entries.count { entries.append(contentsOf: repeatElement(nil, count: i - entries.count + 1)) }
-        entries[i] = Entry(record: entry.pointee.record, step: step)
+        let step = Self.build(e, r.pointee, schema: schema)
+        // Grown at least by doubling: one entity at a time, the growth copied the cache on
+        // nearly every new entity.
+        if i >= entries.count { entries.append(contentsOf: repeatElement(nil, count: max(i - entries.count + 1, entries.count))) }
+        entries[i] = Entry(record: r.pointee, step: step)
         return step
     }
 
@@ -74,14 +87,14 @@ struct SharedDiffStepCache {
     /// the caller take the shown record as the entry's, so the step stays exact (a pure function of
     /// the namespace and the values) and the next lookup of the same record is told by storage.
     @inline(__always)
-    static func cached(_ entries: [Entry?], _ i: Int, _ r: UnsafePointer<QueryResult.Entry>) -> Found {
+    static func cached(_ entries: [Entry?], _ i: Int, _ r: UnsafePointer<EntityRecord>) -> Found {
         entries.withUnsafeBufferPointer { b in
-            guard b[i] != nil, b[i]!.record.namespace == r.pointee.record.namespace else { return .miss }
+            guard b[i] != nil, b[i]!.record.namespace == r.pointee.namespace else { return .miss }
             let shared = b[i]!.record.values.withUnsafeBufferPointer { p in
-                r.pointee.record.values.withUnsafeBufferPointer { q in p.count == q.count && p.baseAddress == q.baseAddress }
+                r.pointee.values.withUnsafeBufferPointer { q in p.count == q.count && p.baseAddress == q.baseAddress }
             }
             if shared { return .same(b[i]!.step) }
-            return sameValues(b[i]!.record.values, r.pointee.record.values) ? .equalValues(b[i]!.step) : .miss
+            return sameValues(b[i]!.record.values, r.pointee.values) ? .equalValues(b[i]!.step) : .miss
         }
     }
 
