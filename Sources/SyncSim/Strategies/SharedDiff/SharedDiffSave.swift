@@ -134,6 +134,7 @@ extension SharedDiffClient {
         // building an array of each link's targets, cost a search and an allocation per link.
         let entries = view.entries
         let before = server?.entries ?? []
+        let recordOffset = SharedDiffStepCache.recordOffset
         entries.withUnsafeBufferPointer { eb in
             before.withUnsafeBufferPointer { bb in
                 // The server answer's entry for the element (`server?.record(e)`), found by
@@ -142,7 +143,7 @@ extension SharedDiffClient {
                 for k in 0..<eb.count where inSent[k] {
                     let e = eb[k].id
                     sent.append(e)
-                    steps.append(cache.updateStep(eb.baseAddress.unsafelyUnwrapped + k, schema: schema))
+                    steps.append(cache.updateStep(eb.baseAddress.unsafelyUnwrapped + k, recordOffset: recordOffset, schema: schema))
                     while j < bb.count && bb[j].id < e { j += 1 }
                     let had = j < bb.count && bb[j].id == e
                     for l in schema.links(of: eb[k].record.namespace) {

@@ -30,11 +30,13 @@ struct SharedDiffStepCache {
         withUnsafePointer(to: r) { updateStep(e, $0, schema: schema) }
     }
 
-    /// `updateStep(_:_:schema:)` of the entry at `entry` (an element `saveSteps` sends).
+    /// `updateStep(_:_:schema:)` of the entry at `entry` (an element `saveSteps` sends), whose
+    /// record lies `recordOffset` bytes in (`SharedDiffStepCache.recordOffset`, read once per
+    /// save: a global read per element went through its one-time initialiser's check).
     @inline(__always)
-    mutating func updateStep(_ entry: UnsafePointer<QueryResult.Entry>, schema: Schema) -> InstantStep {
-        guard let offset = Self.recordOffset else { return updateStep(entry.pointee.id, entry.pointee.record, schema: schema) }
-        let r = (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: EntityRecord.self)
+    mutating func updateStep(_ entry: UnsafePointer<QueryResult.Entry>, recordOffset: Int?, schema: Schema) -> InstantStep {
+        guard let recordOffset else { return updateStep(entry.pointee.id, entry.pointee.record, schema: schema) }
+        let r = (UnsafeRawPointer(entry) + recordOffset).assumingMemoryBound(to: EntityRecord.self)
         return updateStep(entry.pointee.id, r, schema: schema)
     }
 
@@ -61,9 +63,7 @@ struct SharedDiffStepCache {
             }
         }
         let step = Self.build(e, r.pointee, schema: schema)
-        // Grown at least by doubling: one entity at a time, the growth copied the cache on
-        // nearly every new entity.
-        if i >= entries.count { entries.append(contentsOf: repeatElement(nil, count: max(i - entries.count + 1, entries.count))) }
+        if i >= entries.count { entries.append(contentsOf: repeatElement(nil, count: i - entries.count + 1)) }
         entries[i] = Entry(record: r.pointee, step: step)
         return step
     }
