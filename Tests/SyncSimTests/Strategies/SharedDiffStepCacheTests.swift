@@ -77,4 +77,28 @@ struct SharedDiffStepCacheTests {
         moved.namespace = .profiles
         #expect(cache.updateStep(e, moved, schema: schema) == SharedDiffStepCache.build(e, moved, schema: schema))
     }
+
+    /// A hit by comparing values takes the shown record as the entry's, so the next save showing
+    /// that record is told by its storage (`refreshed` counts the first, not the second).
+    @Test func aHitByValueKeepsTheShownRecord() {
+        let schema = Schema.default
+        let e = EntityID(2)
+        var s = EntityStore()
+        _ = s.apply(.create(e, .todos, [FieldAssignment(.title, .string("a"))]), schema: schema)
+        let r = s[e]!
+        var cache = SharedDiffStepCache()
+        let first = cache.updateStep(e, r, schema: schema)
+        #expect(cache.refreshed == 0)
+        var copy = r
+        copy.values = Array(r.values)
+        copy.values.append(nil)
+        copy.values.removeLast()
+        #expect(cache.updateStep(e, copy, schema: schema) == first)
+        #expect(cache.refreshed == 1)
+        #expect(cache.updateStep(e, copy, schema: schema) == first)
+        #expect(cache.refreshed == 1)
+        // The first record's storage is now another one's: compared by value, and taken again.
+        #expect(cache.updateStep(e, r, schema: schema) == first)
+        #expect(cache.refreshed == 2)
+    }
 }

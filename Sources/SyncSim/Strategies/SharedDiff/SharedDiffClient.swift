@@ -43,8 +43,15 @@ public struct SharedDiffClient: ClientMachine {
         var saveDue: [NamespaceID] = []
         /// User writes that scheduled or joined the pending save, in write order.
         var saveWrites: [WriteID] = []
-        /// The server answer with the visible saves laid over, kept between refreshes.
-        var overlay: SharedDiffOverlay?
+        /// The server answer with the visible saves laid over, kept between refreshes, in a box
+        /// (`OverlaySlot`) that copies of the collection share until one of them writes.
+        var overlay: SharedDiffOverlay? {
+            get { slot.overlay }
+            set {
+                if isKnownUniquelyReferenced(&slot) { slot.overlay = newValue } else { slot = OverlaySlot(newValue) }
+            }
+        }
+        var slot = OverlaySlot(nil)
         /// The update steps its saves sent, reused by the next save where the values are the
         /// same (`SharedDiffStepCache`).
         var stepCache = SharedDiffStepCache()
@@ -53,6 +60,26 @@ public struct SharedDiffClient: ClientMachine {
 
         /// The namespaces this collection holds: its roots and the entities it reaches by link.
         func holds(_ ns: NamespaceID, in schema: Schema) -> Bool { query.namespace == ns || query.reachedNamespaces(in: schema).contains(ns) }
+    }
+
+    /// Where a collection keeps its overlay: a box, so the refresh loop changes the overlay where
+    /// it is while it reads the collections through their buffer.
+    ///
+    /// Why: the overlay is a struct of some 50 words, and the loop (which cannot hand out the
+    /// collection's own field while it reads the collections) swapped it out of the collection
+    /// and back for every view of every refresh: six copies of it per view (seed 1, 3,000 actions
+    /// without swarm: 650 instructions per event). Copy on write: a collection copied (the client
+    /// is a value) shares the box until one copy writes, which first takes a box of its own
+    /// (`Collection.overlay`'s setter, and the refresh loop), so no copy sees another's writes.
+    ///
+    /// `@exclusivity(unchecked)`: the loop passes the overlay `inout` for the whole view, and a
+    /// class property is checked for overlapping accesses at run time on every access; nothing
+    /// in a view reads any collection's overlay. `@unchecked Sendable`: a box is written only
+    /// while its collection holds the only reference (both writers check first), so a box is
+    /// never written while shared, as `EntityRecord`'s box.
+    final class OverlaySlot: @unchecked Sendable {
+        @exclusivity(unchecked) var overlay: SharedDiffOverlay?
+        init(_ overlay: SharedDiffOverlay?) { self.overlay = overlay }
     }
 
     public let id: ClientID
@@ -210,7 +237,7 @@ public struct SharedDiffClient: ClientMachine {
             for m in pending where m.txID == nil { send(m, out: &out) }
         case .addQueryOk(let k, let r, let tx), .refreshOk(let k, let r, let tx):
             guard let i = collections.firstIndex(where: { $0.key == k }) else { return }
-            claim(r)
+            claim(r, replacing: collections[i].server)
             if k.isOnce {
                 let c = collections.remove(at: i)
                 collectionsChanged()
@@ -361,9 +388,10 @@ public struct SharedDiffClient: ClientMachine {
         if persistence { out(.persist) }
     }
 
-    /// Claims the namespaces of a server answer's records (`SharedDiffNamespaceClaims`).
-    mutating func claim(_ r: QueryResult) {
-        if claims.claim(r) { claimsMixed() }
+    /// Claims the namespaces of a server answer's records (`SharedDiffNamespaceClaims`), passing
+    /// over the entries the answer it replaces (claimed when it came) already claimed.
+    mutating func claim(_ r: QueryResult, replacing old: QueryResult?) {
+        if claims.claim(r, since: old) { claimsMixed() }
     }
 
     /// An entity was named with a second namespace: overlays laid leaving steps out may hold

@@ -60,13 +60,102 @@ struct SharedDiffNamespaceClaims {
 
     /// Claims the namespace of every record of a server answer. Returns whether this made the
     /// claims mixed.
+    ///
+    /// The slots are grown once to the answer's largest id and read and written through their
+    /// buffer: `claim(_:_:)` per entry checked the array's uniqueness and bounds on every entry
+    /// of every answer. The same claims, in the same order.
     mutating func claim(_ r: QueryResult) -> Bool {
-        var newly = false
         r.entries.withUnsafeBufferPointer { b in
-            for k in 0..<b.count where claim(b[k].id, b[k].record.namespace) { newly = true }
+            guard !b.isEmpty else { return false }
+            var top = 0
+            for k in 0..<b.count { top = max(top, Int(b[k].id.raw)) }
+            if top >= namespaces.count { namespaces.append(contentsOf: repeatElement(0, count: top - namespaces.count + 1)) }
+            var newly = false
+            var mixed = self.mixed
+            namespaces.withUnsafeMutableBufferPointer { nb in
+                for k in 0..<b.count {
+                    let i = Int(b[k].id.raw), v = UInt16(b[k].record.namespace.raw) + 1
+                    if nb[i] == v { continue }
+                    if nb[i] == 0 {
+                        nb[i] = v
+                    } else if !mixed {
+                        mixed = true
+                        newly = true
+                    }
+                }
+            }
+            self.mixed = mixed
+            return newly
         }
+    }
+
+    /// `claim(r)` for the answer that replaces `old` (itself claimed before: every answer is
+    /// claimed as it arrives, cached ones when restored): the entries of `r` with the same id,
+    /// namespace and record storage as `old`'s entry at the aligned position are passed over,
+    /// a block at a time (one `memcmp`) or by their storage words, as `SharedDiffOverlay.rebase`
+    /// passes them.
+    ///
+    /// Why: claims only grow, so claiming again an entity with the namespace it was claimed with
+    /// changes nothing and reports nothing; a new answer is the old one patched, and claiming
+    /// every entry of every answer was a walk over the whole answer on every answer. The same
+    /// claims, in the same order, so the same result. `passedByWords` counts the entries
+    /// passed (a test fails if the shortcut stops).
+    mutating func claim(_ r: QueryResult, since old: QueryResult?) -> Bool {
+        guard let old, let words = QueryResult.Entry.storageWords else { return claim(r) }
+        var newly = false
+        var overflow = false
+        var passed = 0
+        var mixed = self.mixed
+        r.entries.withUnsafeBufferPointer { b in
+            guard let last = b.last else { return }
+            // Entries ascend by id: grown to the last one's (an id past it is claimed below).
+            let top = Int(last.id.raw)
+            if top >= namespaces.count { namespaces.append(contentsOf: repeatElement(0, count: top - namespaces.count + 1)) }
+            old.entries.withUnsafeBufferPointer { a in
+                namespaces.withUnsafeMutableBufferPointer { nb in
+                    var j = 0, k = 0
+                    while k < b.count {
+                        if j < a.count {
+                            let ap = a.baseAddress.unsafelyUnwrapped, bp = b.baseAddress.unsafelyUnwrapped
+                            let block = SharedDiffOverlay.rebaseBlock
+                            let k0 = k
+                            while j + block <= a.count && k + block <= b.count && words.sameBits(ap + j, bp + k, count: block) {
+                                j += block
+                                k += block
+                            }
+                            while j < a.count && k < b.count && words.sameStorage(ap + j, bp + k) {
+                                j += 1
+                                k += 1
+                            }
+                            passed &+= k - k0
+                            if k == b.count { break }
+                        }
+                        let id = b[k].id
+                        while j < a.count && a[j].id < id { j += 1 }
+                        if j < a.count && a[j].id == id { j += 1 }
+                        let i = Int(id.raw), v = UInt16(b[k].record.namespace.raw) + 1
+                        k += 1
+                        guard i < nb.count else { overflow = true; continue }
+                        if nb[i] == v { continue }
+                        if nb[i] == 0 {
+                            nb[i] = v
+                        } else if !mixed {
+                            mixed = true
+                            newly = true
+                        }
+                    }
+                }
+            }
+        }
+        self.mixed = mixed
+        passedByWords &+= passed
+        // An answer whose ids do not ascend: every entry claimed again (no-ops for those done).
+        if overflow { return claim(r) || newly }
         return newly
     }
+
+    /// Entries `claim(_:since:)` passed over by their bits or storage words.
+    private(set) var passedByWords = 0
 
     /// Claims the namespace a create, update or delete names (a link names none). Returns whether
     /// this made the claims mixed.

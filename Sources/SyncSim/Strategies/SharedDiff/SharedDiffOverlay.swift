@@ -234,40 +234,79 @@ struct SharedDiffOverlay {
     /// the arrays copied each record compared (a retain and a release per array it owns), and a
     /// whole-collection answer is compared entry by entry on every new answer of every view
     /// with saves in flight (seed 1, swarm, 3,000 actions: about 80 instructions per entry).
+    ///
+    /// A new answer is the previous one patched by the server (`QueryResult.copyBits`): its
+    /// untouched entries have the same bits as the old ones, so runs of them are passed over a
+    /// block at a time (one `memcmp`, `StorageWords.sameBits`) or an entry at a time by their
+    /// storage words (`sameStorage`) before any record is compared (`passedByWords` counts the
+    /// entries passed so: a test fails if the shortcut stops). Entries told apart so are compared
+    /// as before, so the writes and `touched` are those of the plain walk.
     mutating func rebase(on new: QueryResult, touched: inout [EntityID]) {
         defer { base = new }
-        if base.entries == new.entries { return }  // the same buffer (or equal): nothing to do
-        referrers = nil
         let o = base.entries, n = new.entries
+        var changed = false
+        var passed = 0
+        let words = QueryResult.Entry.storageWords
         o.withUnsafeBufferPointer { ob in
             n.withUnsafeBufferPointer { nb in
+                // The same buffer: nothing to do.
+                if ob.count == nb.count && ob.baseAddress == nb.baseAddress { return }
                 var j = 0
-                for k in 0..<nb.count {
+                var k = 0
+                while k < nb.count {
+                    if let words, j < ob.count {
+                        let op = ob.baseAddress.unsafelyUnwrapped, np = nb.baseAddress.unsafelyUnwrapped
+                        let j0 = j
+                        while j + Self.rebaseBlock <= ob.count && k + Self.rebaseBlock <= nb.count
+                                && words.sameBits(op + j, np + k, count: Self.rebaseBlock) {
+                            j += Self.rebaseBlock
+                            k += Self.rebaseBlock
+                        }
+                        while j < ob.count && k < nb.count && words.sameStorage(op + j, np + k) {
+                            j += 1
+                            k += 1
+                        }
+                        passed += j - j0
+                        if k == nb.count { break }
+                    }
                     let id = nb[k].id
                     while j < ob.count && ob[j].id < id {
                         store[ob[j].id] = nil
                         note(ob[j].id, in: &touched)
+                        changed = true
                         j += 1
                     }
                     if j < ob.count && ob[j].id == id {
                         if !Self.sameRecord(ob, j, nb, k) {
                             store[id] = nb[k].record
                             note(id, in: &touched)
+                            changed = true
                         }
                         j += 1
                     } else {
                         store[id] = nb[k].record
                         note(id, in: &touched)
+                        changed = true
                     }
+                    k += 1
                 }
                 while j < ob.count {
                     store[ob[j].id] = nil
                     note(ob[j].id, in: &touched)
+                    changed = true
                     j += 1
                 }
             }
         }
+        passedByWords &+= passed
+        // The index describes `base`'s entries: kept while the new answer's are equal.
+        if changed { referrers = nil }
     }
+
+    /// Entries `rebase` compares with one `memcmp` (`StorageWords.sameBits`).
+    static let rebaseBlock = 16
+    /// Entries `rebase` passed over by their storage words (a test fails if this stops).
+    var passedByWords = 0
 
     /// `a[i].record == b[k].record`, read in place: the namespace and each slot array compared by
     /// identity first (what `EntityRecord ==` does), then by value.

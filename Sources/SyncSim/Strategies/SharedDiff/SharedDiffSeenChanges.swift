@@ -17,6 +17,10 @@ struct SharedDiffSeenChanges {
     /// Changes at versions up to this one are not listed.
     var floor: UInt64 = 0
 
+    /// Entries the walk of `note(from:to:at:)` passed over by their bits or storage words (a test
+    /// fails if this stops).
+    var passedByWords = 0
+
     /// The most changes kept; past it the older half is forgotten (`floor` moves up).
     static let capacity = 4096
 
@@ -41,10 +45,32 @@ struct SharedDiffSeenChanges {
         }
         let o = old?.entries ?? []
         let n = new.entries
+        // Runs of entries with the same id and record storage (equal, so not noted) are passed
+        // over a block at a time (one `memcmp`) or by their storage words, as
+        // `SharedDiffOverlay.rebase` does: a view patched from the one it replaces keeps the
+        // untouched entries' bits, and this walk ran over both whole views on every change.
+        let words = QueryResult.Entry.storageWords
+        var passed = 0
+        defer { passedByWords &+= passed }
         o.withUnsafeBufferPointer { a in
             n.withUnsafeBufferPointer { b in
                 var i = 0, j = 0
                 while i < a.count || j < b.count {
+                    if let words, i < a.count, j < b.count {
+                        let ap = a.baseAddress.unsafelyUnwrapped, bp = b.baseAddress.unsafelyUnwrapped
+                        let block = SharedDiffOverlay.rebaseBlock
+                        let i0 = i
+                        while i + block <= a.count && j + block <= b.count && words.sameBits(ap + i, bp + j, count: block) {
+                            i += block
+                            j += block
+                        }
+                        while i < a.count && j < b.count && words.sameStorage(ap + i, bp + j) {
+                            i += 1
+                            j += 1
+                        }
+                        passed &+= i - i0
+                        if i == a.count && j == b.count { break }
+                    }
                     if j == b.count || (i < a.count && a[i].id < b[j].id) {
                         add(a[i].id, version)
                         i += 1

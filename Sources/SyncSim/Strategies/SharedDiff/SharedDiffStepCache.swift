@@ -27,22 +27,74 @@ struct SharedDiffStepCache {
     /// built from the same namespace and values, else built (`SharedDiffStepCache.build`) and
     /// cached.
     mutating func updateStep(_ e: EntityID, _ r: EntityRecord, schema: Schema) -> InstantStep {
+        withUnsafePointer(to: r) { updateStep(e, $0, schema: schema) }
+    }
+
+    /// `updateStep(_:_:schema:)` of the entry at `entry` (an element `saveSteps` sends), whose
+    /// record lies `recordOffset` bytes in (`SharedDiffStepCache.recordOffset`, read once per
+    /// save: a global read per element went through its one-time initialiser's check).
+    @inline(__always)
+    mutating func updateStep(_ entry: UnsafePointer<QueryResult.Entry>, recordOffset: Int?, schema: Schema) -> InstantStep {
+        guard let recordOffset else { return updateStep(entry.pointee.id, entry.pointee.record, schema: schema) }
+        let r = (UnsafeRawPointer(entry) + recordOffset).assumingMemoryBound(to: EntityRecord.self)
+        return updateStep(entry.pointee.id, r, schema: schema)
+    }
+
+    /// Where an entry keeps its record (nil if the layout does not say: then a copy is passed).
+    static let recordOffset = MemoryLayout<QueryResult.Entry>.offset(of: \QueryResult.Entry.record)
+
+    /// `updateStep(_:_:schema:)` of the record at `r`, read where it is and copied only into a
+    /// new cache entry: `saveSteps` passed each element's record by value, a retain and a
+    /// release per element sent on every save.
+    mutating func updateStep(_ e: EntityID, _ r: UnsafePointer<EntityRecord>, schema: Schema) -> InstantStep {
         let i = Int(e.raw)
-        if i < entries.count, let hit = Self.cached(entries, i, r) { return hit }
-        let step = Self.build(e, r, schema: schema)
+        if i < entries.count {
+            switch Self.cached(entries, i, r) {
+            case .same(let step):
+                return step
+            case .equalValues(let step):
+                // The same step, now also known by the record's storage: the next save showing
+                // this record is told with one comparison instead of comparing every value again.
+                entries[i]!.record = r.pointee
+                refreshed &+= 1
+                return step
+            case .miss:
+                break
+            }
+        }
+        let step = Self.build(e, r.pointee, schema: schema)
         if i >= entries.count { entries.append(contentsOf: repeatElement(nil, count: i - entries.count + 1)) }
-        entries[i] = Entry(record: r, step: step)
+        entries[i] = Entry(record: r.pointee, step: step)
         return step
     }
 
-    /// The step cached at slot `i` if it was built from `r`'s namespace and values, read in
-    /// place (binding the entry copied its record and step).
+    /// How many hits compared values (the record in other storage) and took the shown record as
+    /// the entry's (a test fails if this stops).
+    var refreshed = 0
+
+    /// What `cached` found: the entry's record has the shown record's values (their storage), or
+    /// equal values in the same namespace in other storage, or the step cannot be reused.
+    enum Found {
+        case same(InstantStep)
+        case equalValues(InstantStep)
+        case miss
+    }
+
+    /// The step cached at slot `i` if it was built from the namespace and values of the record
+    /// at `r`, both read in place (binding the entry copied its record and step).
+    ///
+    /// Values in one storage are told at once; a hit by comparing values (`equalValues`) lets
+    /// the caller take the shown record as the entry's, so the step stays exact (a pure function of
+    /// the namespace and the values) and the next lookup of the same record is told by storage.
     @inline(__always)
-    static func cached(_ entries: [Entry?], _ i: Int, _ r: EntityRecord) -> InstantStep? {
+    static func cached(_ entries: [Entry?], _ i: Int, _ r: UnsafePointer<EntityRecord>) -> Found {
         entries.withUnsafeBufferPointer { b in
-            guard b[i] != nil, b[i]!.record.namespace == r.namespace,
-                  sameValues(b[i]!.record.values, r.values) else { return nil }
-            return b[i]!.step
+            guard b[i] != nil, b[i]!.record.namespace == r.pointee.namespace else { return .miss }
+            let shared = b[i]!.record.values.withUnsafeBufferPointer { p in
+                r.pointee.values.withUnsafeBufferPointer { q in p.count == q.count && p.baseAddress == q.baseAddress }
+            }
+            if shared { return .same(b[i]!.step) }
+            return sameValues(b[i]!.record.values, r.pointee.values) ? .equalValues(b[i]!.step) : .miss
         }
     }
 

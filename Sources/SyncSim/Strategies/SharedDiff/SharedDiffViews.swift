@@ -134,21 +134,21 @@ extension SharedDiffClient {
         swap(&cols, &collections)
         for i in cols.indices where !cols[i].key.isOnce {
             guard cols[i].server != nil else { continue }
-            var overlay: SharedDiffOverlay?
-            swap(&overlay, &cols[i].overlay)
-            overlay?.changedWithin = nil
-            // Through the buffer, and swapped back: reading `cols[i]` as an argument copied the
-            // collection, and assigning the overlay back copied it too.
+            // The overlay changed where it is, in its box (`OverlaySlot`), taken for this
+            // collection alone first if a copy of it shares the box.
+            if !isKnownUniquelyReferenced(&cols[i].slot) { cols[i].slot = OverlaySlot(cols[i].slot.overlay) }
+            let slot = cols[i].slot
+            slot.overlay?.changedWithin = nil
+            // Through the buffer: reading `cols[i]` as an argument copied the collection.
             let fresh = cols.withUnsafeBufferPointer { b in
-                Self.view(server: b[i].server, processedTxID: b[i].processedTxID, query: b[i].query, overlay: &overlay,
+                Self.view(server: b[i].server, processedTxID: b[i].processedTxID, query: b[i].query, overlay: &slot.overlay,
                           shownVersion: shownVersion, changes: seenChanges,
                           versions: (pendingVersion, unsavedVersion), unlessEqualTo: b[i].shown,
                           collections: cols, pending: pending, unsaved: unsaved, schema: schema, claims: claims)
             }
             // The slots the view can differ at, when the refresh knows them (a patched view of a
             // query without include or limit).
-            let within = overlay?.changedWithin.take()
-            swap(&overlay, &cols[i].overlay)
+            let within = slot.overlay?.changedWithin.take()
             if let view = fresh {
                 shownVersion &+= 1
                 if let within {
