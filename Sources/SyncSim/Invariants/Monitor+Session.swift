@@ -134,11 +134,15 @@ extension Monitor {
             }
         }
         // Each client's list indexed, so a refusal nothing explains skips the walk below
-        // (`RefusalOrderIndex`; not with tenants, whose sessions split a client's writes).
+        // (`RefusalOrderIndex`; not with tenants, whose sessions split a client's writes). Only
+        // for a client with `indexMinimumRefusals` refused writes or more: building the index
+        // costs about what a few walks do, and a short run refuses a handful.
         var indexes: [RefusalOrderIndex?] = Array(repeating: nil, count: clientCount)
         if !refusals.isEmpty && !tenants.active {
+            var refused = Array(repeating: 0, count: clientCount)
+            for r in refusals { if case .client(let c) = r.origin, c.index < clientCount { refused[c.index] += r.writes.count } }
             h.intents.withUnsafeBufferPointer { ip in
-                for c in 0..<clientCount where !byClient[c].isEmpty {
+                for c in 0..<clientCount where !byClient[c].isEmpty && refused[c] >= Self.indexMinimumRefusals {
                     let list = byClient[c]
                     indexes[c] = RefusalOrderIndex(list) { p in
                         ip[Int(list[p].position)].write.ops.compactMap { if case .create(let e, _, _) = $0 { return e } else { return nil } }
@@ -267,6 +271,10 @@ extension Monitor {
     /// its position in `History.intents`, its write id, when it was made, the log position of
     /// its write's first application (-1: never) and its session's tenant (nil: tenants off,
     /// or a write id the monitor was not told of).
+    /// The fewest refused writes of one client for which `finishClientWriteOrder` indexes its
+    /// intents (`RefusalOrderIndex`) rather than walking them for each refusal.
+    static let indexMinimumRefusals = 8
+
     struct ClientIntent: Sendable {
         var position: Int32
         var write: WriteID
