@@ -267,14 +267,14 @@ extension Monitor {
 }
 
 extension Monitor {
-    /// What `finishClientWriteOrder` weighs of one of a client's intents against a refusal:
-    /// its position in `History.intents`, its write id, when it was made, the log position of
-    /// its write's first application (-1: never) and its session's tenant (nil: tenants off,
-    /// or a write id the monitor was not told of).
     /// The fewest refused writes of one client for which `finishClientWriteOrder` indexes its
     /// intents (`RefusalOrderIndex`) rather than walking them for each refusal.
     static let indexMinimumRefusals = 8
 
+    /// What `finishClientWriteOrder` weighs of one of a client's intents against a refusal:
+    /// its position in `History.intents`, its write id, when it was made, the log position of
+    /// its write's first application (-1: never) and its session's tenant (nil: tenants off,
+    /// or a write id the monitor was not told of).
     struct ClientIntent: Sendable {
         var position: Int32
         var write: WriteID
