@@ -9,6 +9,9 @@ import Testing
 @Suite struct FinishShortcutTests {
     struct Counts {
         var refusedWrites = 0
+        /// Clients with enough refused writes for the check to index their intents
+        /// (`RefusalOrderIndex`, `Monitor.indexMinimumRefusals`).
+        var indexedClients = 0
     }
 
     static func compare<S: SyncStrategy>(_ strategy: S, _ name: String, seeds: ClosedRange<Int>, counts: inout Counts) throws {
@@ -25,6 +28,9 @@ import Testing
                 #expect(fast.violations.map(\.description) == reference.violations.map(\.description), "\(name) seed \(seed)")
                 #expect(fast.suppressed == reference.suppressed)
                 counts.refusedWrites += m.refusals.reduce(0) { $0 + $1.writes.count }
+                var perClient: [Int: Int] = [:]
+                for r in m.refusals { if case .client(let c) = r.origin { perClient[c.index, default: 0] += r.writes.count } }
+                counts.indexedClients += perClient.values.filter { $0 >= Monitor.indexMinimumRefusals }.count
             }
         }
     }
@@ -39,6 +45,8 @@ import Testing
         try Self.compare(ReferenceStrategy(), "reference", seeds: 1...2, counts: &counts)
         // The path that changed was taken: refusals were weighed.
         #expect(counts.refusedWrites > 0, "\(counts)")
+        // Both ways were compared: clients walked for each refusal and clients indexed.
+        #expect(counts.indexedClients > 0, "\(counts)")
     }
 }
 
